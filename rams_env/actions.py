@@ -1,0 +1,95 @@
+"""Named action segments mapped onto one ``Discrete`` space, with labels both ways.
+
+A game declares its actions once, as segments: ``Segment("play", pack.codes, bare=True)``
+gives one action per card labelled by the card code (``"Ac"``), ``Segment("knock")``
+one action labelled ``"knock"``, ``Segment("bid", ("2", "3"))`` actions ``"bid 2"``,
+``"bid 3"``. Ids, the space size and labels are all computed from that declaration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+class UnknownActionLabel(ValueError):
+    """A label that names no action of this game."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of consecutive action ids sharing a name.
+
+    items: one action per item (labelled ``"name item"``, or ``"item"`` when bare);
+           ``None`` for a single action labelled by the name alone.
+    """
+
+    name: str
+    items: tuple[str, ...] | None = None
+    bare: bool = False
+    doc: str = ""
+
+    @property
+    def size(self) -> int:
+        return 1 if self.items is None else len(self.items)
+
+    def labels(self) -> list[str]:
+        if self.items is None:
+            return [self.name]
+        return [item if self.bare else f"{self.name} {item}" for item in self.items]
+
+
+class ActionLayout:
+    """The action space of a game: segments laid end to end."""
+
+    def __init__(self, segments: Sequence[Segment]) -> None:
+        self.segments = tuple(segments)
+        self.start: dict[str, int] = {}
+        labels: list[str] = []
+        for seg in self.segments:
+            if seg.name in self.start:
+                raise ValueError(f"action segment {seg.name!r} declared twice")
+            self.start[seg.name] = len(labels)
+            labels.extend(seg.labels())
+        if len(set(labels)) != len(labels):
+            raise ValueError("action labels must be unique")
+        self.labels = tuple(labels)
+        self._ids = {label: i for i, label in enumerate(labels)}
+        self._segment_of = [seg for seg in self.segments for _ in range(seg.size)]
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def id(self, name: str, item_index: int = 0) -> int:
+        """Action id of the ``item_index``-th item of segment ``name``."""
+        return self.start[name] + item_index
+
+    def label(self, action: int) -> str:
+        return self.labels[action]
+
+    def parse(self, label: str) -> int:
+        """Action id of a label (``"Ac"``, ``"knock"``, ``"bid 3"``)."""
+        try:
+            return self._ids[label]
+        except KeyError:
+            raise UnknownActionLabel(f"no action labelled {label!r}") from None
+
+    def segment(self, action: int) -> tuple[str, int]:
+        """(segment name, item index) of an action id."""
+        seg = self._segment_of[action]
+        return seg.name, action - self.start[seg.name]
+
+    def describe(self) -> str:
+        """Markdown table of the action layout (generated into the docs)."""
+        rows = ["| ids | segment | labels | meaning |", "| --- | --- | --- | --- |"]
+        for seg in self.segments:
+            first = self.start[seg.name]
+            ids = f"{first}" if seg.size == 1 else f"{first}-{first + seg.size - 1}"
+            shown = seg.labels()
+            text = " ".join(shown) if len(shown) <= 4 else f"{shown[0]} ... {shown[-1]}"
+            rows.append(f"| {ids} | {seg.name} | `{text}` | {seg.doc} |")
+        return "\n".join(rows)

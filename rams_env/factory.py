@@ -1,0 +1,49 @@
+"""Environment factories: the usual PettingZoo wrappers around the one generic env."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+from rams_env.env import Episode, RamsEnv
+from rams_env.registry import make_game
+
+ENV_KEYWORDS = ("episode", "random_carry", "illegal_action", "illegal_reward", "render_mode", "render_seat")
+
+
+def raw_env(game: str, num_players: int | None = None, **kwargs: Any) -> RamsEnv:
+    """The unwrapped environment; ``kwargs`` mixes env keywords and rule options."""
+    env_kwargs = {k: kwargs.pop(k) for k in ENV_KEYWORDS if k in kwargs}
+    session = Episode(env_kwargs.get("episode", Episode.DEAL)) is Episode.SESSION
+    return RamsEnv(make_game(game, num_players, session=session, **kwargs), **env_kwargs)
+
+
+def make(game: str, num_players: int | None = None, **kwargs: Any):
+    """``make("toepen", num_players=4, preset="siwweschroom", episode="session")``.
+
+    Wrapped in PettingZoo's order-enforcing wrapper (rams checks actions itself,
+    without asserts, so PettingZoo's assert-based wrappers are not used).
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(game, num_players, **kwargs))
+
+
+def parallel_env(game: str, num_players: int | None = None, **kwargs: Any):
+    """Parallel API view: each step applies the action of the agent to act."""
+    return turn_based_aec_to_parallel(make(game, num_players, **kwargs))
+
+
+def module_functions(game: str):
+    """``env``, ``raw_env``, ``parallel_env`` for a versioned module like ``toepen_v0``."""
+
+    def env_fn(**kwargs: Any):
+        return make(game, **kwargs)
+
+    def raw_fn(**kwargs: Any) -> RamsEnv:
+        return raw_env(game, **kwargs)
+
+    def parallel_fn(**kwargs: Any):
+        return parallel_env(game, **kwargs)
+
+    return env_fn, raw_fn, parallel_fn

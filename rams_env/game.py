@@ -1,0 +1,272 @@
+"""The contract every game fills in: Game (fixed parameters) and State (the position).
+
+As in OpenSpiel, a :class:`Game` holds what does not change during play (rules,
+number of players, action and observation layouts) and knows how to act on a
+:class:`State` (the mutable position, including its own random generator so that a
+seeded state is reproducible whatever else uses ``random`` or ``numpy``).
+
+The base class handles everything generic: reset options, the deal/session loop,
+score bookkeeping for rewards, cloning. A game module implements the hooks marked
+"fill in". Nothing here imports Gymnasium or PettingZoo.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from rams_env.actions import ActionLayout
+from rams_env.cards import CardError, Pack, check_disjoint, code
+from rams_env.observation import ObservationLayout
+from rams_env.rules import Rules, RulesError
+
+
+class OptionError(ValueError):
+    """A reset option whose value the game cannot use (a bad deal, dealer, carry-over state)."""
+
+
+class UnknownResetOption(UserWarning):
+    """A reset option key the game does not know (ignored, with this warning)."""
+
+
+@dataclass
+class State:
+    """Fields every game's state has; games subclass it with their own fields.
+
+    scores: each seat's net result so far in this episode, in the game's units
+            (Toepen: minus lives lost; pot games: chips won minus chips paid). The
+            environment's rewards are the changes of these numbers.
+    """
+
+    num_players: int
+    rng: np.random.Generator
+    dealer: int = 0
+    to_act: int | None = None
+    deal_over: bool = False
+    terminal: bool = False
+    scores: list[int] = field(default_factory=list)
+    deals_played: int = 0
+    deal_results: list[list[int]] = field(default_factory=list)
+    breakdown: dict[str, Any] = field(default_factory=dict)
+    history: list[tuple[int, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.scores:
+            self.scores = [0] * self.num_players
+
+    def clone(self) -> State:
+        """An independent copy (its generator too), for search and tests."""
+        return copy.deepcopy(self)
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    """A fixed deal from reset options: hands per seat and the stock top first."""
+
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    extra: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    """Other named cards a game accepts in ``deal`` (e.g. ``"turned"``, ``"skat"``)."""
+
+
+class Game(ABC):
+    """Base of every game. Subclasses set the class attributes and fill in the hooks."""
+
+    name: ClassVar[str]
+    rules_type: ClassVar[type[Rules]]
+    default_players: ClassVar[int] = 4
+    carry_options: ClassVar[tuple[str, ...]] = ()
+    """Reset options that set state carried across deals (lives, pot, bankrolls)."""
+    preset_aliases: ClassVar[tuple[str, ...]] = ()
+    """Other keyword names for ``preset`` in ``make`` (Tippen's ``ruleset``, Fipsen's ``variant``)."""
+    deal_options: ClassVar[tuple[str, ...]] = ("hands", "stock")
+    """Keys accepted inside ``options["deal"]``."""
+
+    def __init__(self, num_players: int | None = None, rules: Rules | None = None, *, session: bool = False):
+        self.rules = rules if rules is not None else self.rules_type()
+        if not isinstance(self.rules, self.rules_type):
+            raise RulesError(f"{self.name} needs {self.rules_type.__name__}, got {type(self.rules).__name__}")
+        lo, hi = self.player_range()
+        n = self.default_players if num_players is None else num_players
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not lo <= n <= hi:
+            raise RulesError(f"num_players={n!r}: {self.name} with these rules takes {lo} to {hi} players")
+        self.num_players = int(n)
+        self.session = bool(session)
+        self.actions: ActionLayout = self.build_actions()
+        self.observation: ObservationLayout = self.build_observation()
+
+    # ----------------------------------------------------------------- fill in
+    @abstractmethod
+    def player_range(self) -> tuple[int, int]:
+        """Smallest and largest table these rules allow."""
+
+    @abstractmethod
+    def build_actions(self) -> ActionLayout: ...
+
+    @abstractmethod
+    def build_observation(self) -> ObservationLayout: ...
+
+    @abstractmethod
+    def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> State:
+        """A state at the start of a session, carry-over state applied, no deal yet."""
+
+    @abstractmethod
+    def start_deal(self, state: State, deal: DealSpec | None) -> None:
+        """Deal (``deal`` fixed, or shuffled from ``state.rng``) and set who acts."""
+
+    @abstractmethod
+    def legal_actions(self, state: State) -> list[int]:
+        """Sorted legal action ids of the seat to act (empty when terminal)."""
+
+    @abstractmethod
+    def apply_action(self, state: State, action: int) -> None:
+        """Play a legal action; set ``state.deal_over`` when the deal is settled."""
+
+    @abstractmethod
+    def encode(self, state: State, seat: int, out: np.ndarray) -> None:
+        """Write what ``seat`` may know into the zeroed vector ``out``."""
+
+    @abstractmethod
+    def view(self, state: State, seat: int) -> dict[str, Any]:
+        """Structured, seat-relative view of exactly what ``seat`` may know."""
+
+    @abstractmethod
+    def render(self, state: State, seat: int | None = None) -> str:
+        """A readable table, from a seat's view, or every hand when ``seat`` is None."""
+
+    @abstractmethod
+    def shuffle_unseen(self, state: State, seat: int, rng: np.random.Generator) -> State:
+        """A clone where the cards ``seat`` cannot see are dealt anew among the places
+        they may be (other hands, stock, face-down discards), every size kept.
+
+        ``seat``'s observation and view must not change: the conformance tests check
+        it for every game, and analysis tools sample possible worlds with it.
+        """
+
+    def conserved(self, state: State) -> dict[str, Any]:
+        """Quantities no action may change (cards in play, chips in the game).
+
+        The conformance tests compare them before and after every step of thousands
+        of random deals; games return e.g. ``{"cards": sorted(all cards), "chips": ledger.total}``.
+        """
+        return {}
+
+    def session_over(self, state: State) -> bool:
+        """Whether the session has ended (default: sessions are single deals)."""
+        return True
+
+    def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:
+        """Plausible carried-over state for training on mid-session deals."""
+        return {}
+
+    def pack(self) -> Pack:
+        """The pack dealt by these rules (used to validate fixed deals)."""
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------- generic
+    def new_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None,
+                  random_carry: bool = False) -> State:
+        """A new episode: options may fix the deal, the dealer and carry-over state."""
+        options = dict(options or {})
+        allowed = {"deal", "dealer", *self.carry_options}
+        unknown = sorted(set(options) - allowed)
+        if unknown:  # PettingZoo's api_test passes arbitrary options: warn, never guess
+            warnings.warn(
+                f"ignoring unknown reset option {', '.join(map(repr, unknown))} for {self.name}; "
+                f"valid: {', '.join(sorted(allowed))}", UnknownResetOption, stacklevel=3)
+            for key in unknown:
+                del options[key]
+        dealer = options.pop("dealer", None)
+        if dealer is None:
+            dealer = int(rng.integers(self.num_players))
+        elif (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer))
+              or not 0 <= dealer < self.num_players):
+            raise OptionError(f"dealer={dealer!r} is not a seat 0..{self.num_players - 1}")
+        deal = self.parse_deal(options.pop("deal")) if "deal" in options else None
+        carry = {**(self.random_carry(rng) if random_carry else {}), **options}
+        state = self.new_session(rng, int(dealer), carry)
+        self.start_deal(state, deal)
+        return state
+
+    def apply(self, state: State, action: int) -> None:
+        """Apply a legal action and run the deal/session loop (no legality check here)."""
+        before = list(state.scores)
+        seat = state.to_act
+        self.apply_action(state, action)
+        state.history.append((seat, action))
+        if state.deal_over:
+            state.deals_played += 1
+            state.deal_results.append([a - b for a, b in zip(state.scores, before, strict=True)])
+            if not self.session or self.session_over(state):
+                state.terminal = True
+                state.to_act = None
+            else:
+                state.deal_over = False
+                self.start_deal(state, None)
+
+    def parse_deal(self, spec: Any) -> DealSpec:
+        """Validate a fixed deal given as ``{"hands": [[codes...], ...], "stock": [...]}``."""
+        if not isinstance(spec, Mapping):
+            raise OptionError("option 'deal' must be a mapping with 'hands' (and optionally 'stock')")
+        unknown = sorted(set(spec) - set(self.deal_options))
+        if unknown:
+            raise OptionError(f"unknown key {', '.join(map(repr, unknown))} in option 'deal'; "
+                              f"valid: {', '.join(self.deal_options)}")
+        pack = self.pack()
+        try:
+            hands = tuple(tuple(pack.parse(h)) for h in spec.get("hands", ()))
+            stock_given = "stock" in spec
+            stock = tuple(pack.parse(spec["stock"])) if stock_given else ()
+            extra = {k: tuple(pack.parse(v)) for k, v in spec.items() if k not in ("hands", "stock")}
+        except CardError as err:
+            raise OptionError(f"option 'deal': {err}") from None
+        if len(hands) != self.num_players:
+            raise OptionError(f"option 'deal' needs {self.num_players} hands, got {len(hands)}")
+        try:
+            check_disjoint([*hands, stock, *extra.values()], "option 'deal'")
+        except CardError as err:
+            raise OptionError(str(err)) from None
+        used = {c for group in (*hands, stock, *extra.values()) for c in group}
+        if stock_given and len(used) != len(pack):
+            missing = [code(c) for c in pack.cards if c not in used]
+            raise OptionError(f"option 'deal': hands and stock must hold the whole pack; missing {' '.join(missing)}")
+        self.check_deal(hands, extra)
+        return DealSpec(hands, stock, extra)
+
+    def check_deal(self, hands: Sequence[Sequence[int]], extra: Mapping[str, Sequence[int]]) -> None:
+        """Game-specific checks of a fixed deal (hand sizes...); raise OptionError."""
+        return None
+
+    def complete_deal(self, state: State, deal: DealSpec | None,
+                      hand_size: int | Sequence[int]) -> tuple[list[list[int]], list[int]]:
+        """Hands and stock (top first) for a deal: fixed ones completed, or shuffled.
+
+        ``hand_size`` may differ per seat (0 for a seat that sits out).
+        """
+        pack = self.pack()
+        sizes = [hand_size] * self.num_players if isinstance(hand_size, int) else list(hand_size)
+        if deal is None:
+            order = [pack.cards[i] for i in state.rng.permutation(len(pack))]
+            hands, at = [], 0
+            for size in sizes:
+                hands.append(order[at:at + size])
+                at += size
+            return hands, order[at:]
+        for seat, hand in enumerate(deal.hands):
+            if len(hand) != sizes[seat]:
+                raise OptionError(f"option 'deal': seat {seat} needs {sizes[seat]} cards, got {len(hand)}")
+        stock = list(deal.stock)
+        if not stock:
+            used = {c for group in (*deal.hands, *deal.extra.values()) for c in group}
+            rest = [c for c in pack.cards if c not in used]
+            stock = [rest[i] for i in state.rng.permutation(len(rest))]
+        return [list(h) for h in deal.hands], stock
+
+    def legal_labels(self, state: State) -> list[str]:
+        return [self.actions.label(a) for a in self.legal_actions(state)]

@@ -1,0 +1,67 @@
+"""Toepen's position: the State fields and the phases a deal goes through."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from rams_env.game import State
+
+
+class Phase(Enum):
+    """Decision points of a Toepen deal, in the order they can occur."""
+
+    DIRTY = "dirty"  # a player may discard her hand as dirty (all A/K/Q/J, or a bluff)
+    CHALLENGE = "challenge"  # others may challenge the last dirty-hand claim
+    ANNOUNCE = "announce"  # a player with three or four jacks may whistle / stand up
+    RESPOND = "respond"  # after a knock (or the poverty raise): stay or fold
+    WINDOW = "window"  # any-time knocking: knock or pass
+    PLAY = "play"  # play a card (and, before_play timing, knock first)
+
+
+class Signal(Enum):
+    """Public announcements ("Announcing tens and jacks")."""
+
+    NONE = 0
+    WHISTLE = 1  # three tens (must) or three jacks (may)
+    STAND = 2  # four tens (must) or four jacks (may)
+
+
+@dataclass
+class ToepenState(State):
+    """Everything about a Toepen session and its current deal (all hands: never shown to agents)."""
+
+    lives_lost: list[int] = field(default_factory=list)
+    out: list[bool] = field(default_factory=list)  # lost the session and dropped out (play_on)
+    phase: Phase = Phase.PLAY
+    hands: list[list[int]] = field(default_factory=list)
+    stock: list[int] = field(default_factory=list)
+    face_down: list[list[int]] = field(default_factory=list)  # per seat: unrevealed dirty discards, folded hand
+    revealed: list[int] = field(default_factory=list)  # challenged dirty hands, turned face up
+    folded: list[bool] = field(default_factory=list)
+    deal_lost: list[int] = field(default_factory=list)  # lives lost in this deal, per seat
+    stake: int = 1  # lives at risk for a player who stays in and loses the last trick
+    knocks: int = 0
+    last_knocker: int | None = None
+    knocked_by: list[int] = field(default_factory=list)  # knocks per seat this deal
+    redraws: list[int] = field(default_factory=list)
+    signals: list[Signal] = field(default_factory=list)
+    claimant: int | None = None  # seat whose dirty-hand claim is open to challenge
+    claim: list[int] = field(default_factory=list)  # the discarded hand under challenge
+    queue: list[int] = field(default_factory=list)  # seats still to decide (dirty, announce, knock window)
+    challengers: list[int] = field(default_factory=list)  # seats still to decide on the open claim
+    responders: list[int] = field(default_factory=list)  # seats still to stay or fold
+    resume: Phase | None = None  # after the responses: PLAY or WINDOW; None = start trick play
+    leader: int = 0
+    trick: list[tuple[int, int]] = field(default_factory=list)  # (seat, card) in play order
+    tricks_played: int = 0
+    tricks_won: list[int] = field(default_factory=list)
+    played: list[list[int]] = field(default_factory=list)  # every card each seat played this deal
+    last_trick_winner: int | None = None
+
+    def in_play(self, seat: int) -> bool:
+        """Dealt in this deal and not folded."""
+        return not self.out[seat] and not self.folded[seat]
+
+    def lives_left(self, seat: int, total: int) -> int:
+        return total - self.lives_lost[seat]

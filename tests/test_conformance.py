@@ -1,0 +1,184 @@
+"""The conformance suite: every registered game, every preset, small and large tables.
+
+PettingZoo's api_test and seed_test stop after one game, so they run over many seeds;
+random playouts check exact masks, conserved cards/chips/lives, hidden information
+and termination on every step; bad input is rejected and changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+import rams_env
+from rams_env.env import IllegalActionError
+from rams_env.game import OptionError, UnknownResetOption
+from rams_env.rules import RulesError
+from tests.conformance import cases, random_playout
+
+CASES = cases()
+IDS = [f"{g}-{p}-{n}p" for g, p, n in CASES]
+DEALS = int(os.environ.get("RAMS_CONFORMANCE_DEALS", "300"))
+"""Random deals per case (CI raises it; every step of every deal is checked)."""
+
+
+def make(game: str, preset: str, n: int, **kw):
+    return rams_env.make(game, n, preset=preset, **kw)
+
+
+@pytest.mark.parametrize(("game", "preset", "n"), CASES, ids=IDS)
+def test_pettingzoo_api_over_seeds(game, preset, n):
+    for seed in range(4):
+        env = make(game, preset, n)
+        env.reset(seed=seed)
+        api_test(env, num_cycles=300)
+
+
+@pytest.mark.parametrize(("game", "preset", "n"), CASES, ids=IDS)
+def test_pettingzoo_seed_test(game, preset, n):
+    for _ in range(3):
+        seed_test(lambda g=game, p=preset, k=n: make(g, p, k), num_cycles=200)
+
+
+@pytest.mark.parametrize(("game", "preset", "n"), CASES, ids=IDS)
+def test_random_deals_keep_invariants(game, preset, n):
+    rng = np.random.default_rng(12345)
+    env = make(game, preset, n)
+    for seed in range(DEALS):
+        random_playout(env, seed, rng, check_hidden_every=7 if seed % 5 == 0 else 0)
+
+
+@pytest.mark.parametrize(("game", "preset", "n"), CASES[::3], ids=IDS[::3])
+def test_sessions_and_random_carry_end(game, preset, n):
+    rng = np.random.default_rng(7)
+    for seed in range(10):
+        random_playout(make(game, preset, n, episode="session"), seed, rng)
+        random_playout(make(game, preset, n, random_carry=True), seed, rng)
+
+
+@pytest.mark.parametrize(("game", "preset", "n"), CASES[::2], ids=IDS[::2])
+def test_same_seed_same_trajectory_despite_global_rngs(game, preset, n):
+    trajectories = []
+    for disturb in (0, 1):
+        random.seed(disturb)
+        np.random.seed(disturb)
+        env = make(game, preset, n)
+        rng = np.random.default_rng(99)
+        runs = []
+        for seed in range(5):
+            if disturb:
+                random.random()
+                np.random.random(17)
+            runs.append(random_playout(env, seed, rng))
+        trajectories.append(runs)
+    assert trajectories[0] == trajectories[1]
+
+
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
+def test_parallel_conversion_runs(game):
+    par = turn_based_aec_to_parallel(rams_env.make(game))
+    rng = np.random.default_rng(0)
+    for seed in range(20):
+        observations, _ = par.reset(seed=seed)
+        while par.agents:
+            actions = {}
+            for agent in par.agents:
+                mask = observations[agent]["action_mask"]
+                legal = np.flatnonzero(mask)
+                actions[agent] = int(rng.choice(legal)) if len(legal) else None
+            observations, rewards, terms, truncs, _ = par.step(actions)
+
+
+BAD_ACTIONS = [-1, "n", 1.5, "3", None, True, [0]]
+
+
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
+def test_bad_actions_raise_and_change_nothing(game):
+    env = rams_env.make(game)
+    raw = env.unwrapped
+    for seed in range(10):
+        env.reset(seed=seed)
+        agent = raw.agent_selection
+        before = (raw.state.clone().__dict__.keys(), list(raw.state.history), raw.observe(agent)["observation"].copy())
+        n = raw.game.actions.size
+        illegal = [a for a in range(n) if a not in raw.legal_actions()]
+        for bad in [*(n if b == "n" else b for b in BAD_ACTIONS), *illegal[:3]]:
+            with pytest.raises(IllegalActionError) as info:
+                env.step(bad)
+            assert agent in str(info.value) and "legal:" in str(info.value)
+            assert raw.state.history == before[1]
+            assert np.array_equal(raw.observe(agent)["observation"], before[2])
+            assert raw.agent_selection == agent
+        env.step(np.int64(raw.legal_actions()[0]))  # numpy ints are fine
+
+
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
+def test_penalty_mode_ends_the_deal(game):
+    env = rams_env.make(game, illegal_action="penalty", illegal_reward=-5)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    agent = raw.agent_selection
+    illegal = next(a for a in range(raw.game.actions.size) if a not in raw.legal_actions())
+    env.step(illegal)
+    assert all(env.terminations.values())
+    assert env._cumulative_rewards[agent] == -5
+    assert raw.state.breakdown["illegal_action"]["agent"] == agent
+
+
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
+def test_unknown_options_are_named(game):
+    with pytest.raises(RulesError, match="no_such_rule"):
+        rams_env.make(game, no_such_rule=1)
+    with pytest.raises(RulesError, match="no_such_preset"):
+        rams_env.make(game, preset="no_such_preset")
+    with pytest.raises(RulesError, match="num_players"):
+        rams_env.make(game, 99)
+    env = rams_env.make(game)
+    with pytest.warns(UnknownResetOption, match="bogus"):
+        env.reset(seed=0, options={"bogus": 1})
+    with pytest.raises(OptionError, match="dealer"):
+        env.reset(seed=0, options={"dealer": 99})
+
+
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
+def test_labels_round_trip_and_docs_tables(game):
+    raw = rams_env.make(game).unwrapped
+    for a in range(raw.game.actions.size):
+        assert raw.action_id(raw.action_label(a)) == a
+    assert str(raw.game.observation.size) in raw.game.observation.describe()
+    assert raw.game.actions.describe().count("\n") == len(raw.game.actions.segments) + 1
+
+
+def test_illegal_actions_rejected_under_python_O():
+    code = (
+        "import rams_env\n"
+        "from rams_env.env import IllegalActionError\n"
+        "for g in rams_env.GAMES:\n"
+        "    env = rams_env.make(g); env.reset(seed=0)\n"
+        "    for bad in (-1, 10**6, 1.5, None, '3'):\n"
+        "        try:\n"
+        "            env.step(bad)\n"
+        "        except IllegalActionError:\n"
+        "            continue\n"
+        "        raise SystemExit(f'{g}: {bad!r} accepted under -O')\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "ok" in result.stdout, result.stderr
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 2**31 - 1), hidden_every=st.integers(1, 9))
+def test_property_random_deals(case, seed, hidden_every):
+    """Hypothesis explores (game, preset, table, seed) beyond the fixed seeds above."""
+    game, preset, n = case
+    random_playout(make(game, preset, n), seed, np.random.default_rng(seed), check_hidden_every=hidden_every)

@@ -1,0 +1,53 @@
+"""The ``rams`` command: one entry point, one module per subcommand.
+
+    rams demo      play a batch of deals among scripted agents and print the result
+    rams train     train a self-play agent from a config (training/train.py)
+    rams evaluate  duplicate-deal tournament among agents (training/evaluate.py)
+    rams play      play a session yourself in the terminal (agents/human.py)
+    rams bluff     bluffing analysis of Toepen agents (training/bluff.py)
+
+Each subcommand has its own ``--help``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+COMMANDS = {
+    "demo": ("training.demo", "play a batch of deals among agents and print the result"),
+    "train": ("training.train", "train a self-play agent from a YAML config"),
+    "evaluate": ("training.evaluate", "duplicate-deal tournament among agents, with ratings"),
+    "play": ("agents.human", "play a session yourself in the terminal"),
+    "bluff": ("training.bluff", "bluffing analysis of Toepen agents"),
+    "exploit": ("training.exploit", "best-response probe of a checkpoint's exploitability"),
+}
+
+
+def usage() -> str:
+    lines = ["usage: rams <command> [options]", "", "commands:"]
+    lines += [f"  {name:10} {doc}" for name, (_, doc) in COMMANDS.items()]
+    lines += ["", "rams <command> --help shows the options of a command."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage())
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"rams: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    try:
+        module = importlib.import_module(COMMANDS[name][0])
+    except ModuleNotFoundError as err:
+        print(f"rams {name}: not available ({err}); install the extras: pip install -e '.[train]'",
+              file=sys.stderr)
+        return 2
+    return int(module.main(rest) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
