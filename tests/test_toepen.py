@@ -6,10 +6,13 @@ action labels, so each test reads like the rule it checks.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rams_env
-from rams_env.cards import card, cards
+from rams_env.cards import card, cards, codes
 from rams_env.games.toepen import Phase, Signal
 
 NO_EXTRAS = {"dirty_hands": False, "announcements": False}
@@ -308,3 +311,56 @@ def test_rewards_are_minus_lives_lost_and_sum_over_a_session():
         env.step(None if term or trunc else raw.legal_actions()[0])
     assert [totals[a] for a in raw.possible_agents] == [-x for x in raw.state.lives_lost]
     assert raw.state.deals_played == len(raw.state.deal_results) >= 1
+
+
+def replay_lives(raw, moves) -> list[int]:
+    """Lives each seat should lose, recomputed from the decisions alone (independent bookkeeping)."""
+    n = raw.game.num_players
+    loss, stake, folded = [0] * n, 1, [False] * n
+    for seat, action, snapshot in moves:
+        label = raw.action_label(action)
+        if label == "knock":
+            stake += 1
+        elif label == "fold":
+            loss[seat] += stake - 1
+            folded[seat] = True
+        elif label == "challenge":
+            claimant, honest = snapshot
+            loss[seat if honest else claimant] += 1
+    winner = raw.state.breakdown["winner"]
+    for s in range(n):
+        if not folded[s] and (s != winner or folded[winner]):
+            loss[s] += stake
+    return loss
+
+
+@settings(max_examples=400, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(3, 8),
+       preset=st.sampled_from(["standard", "any_time", "laaier", "waalwijk", "siwweschroom"]))
+def test_lives_lost_match_knocks_folds_and_challenges(seed, n, preset):
+    env = rams_env.make("toepen", n, preset=preset)
+    env.reset(seed=seed)
+    raw, rng = env.unwrapped, np.random.default_rng(seed)
+    moves = []
+    while not raw.state.terminal:
+        legal_ids = raw.legal_actions()
+        action = int(legal_ids[rng.integers(len(legal_ids))])
+        snapshot = None
+        if raw.action_label(action) == "challenge":
+            snapshot = (raw.state.claimant, all(c[:-1] in ("A", "K", "Q", "J") for c in codes(raw.state.claim).split()))
+        moves.append((raw.state.to_act, action, snapshot))
+        env.step(action)
+    assert raw.state.deal_lost == replay_lives(raw, moves)
+    assert raw.state.breakdown["lives_lost"] == raw.state.deal_lost
+
+
+def test_render_ansi_all_hands_or_one_seat():
+    hands = ["10h 9h 8h 7h", "Ac Kc Qc Jc", "As Ks Qs Js", "Ad Kd Qd Jd"]
+    env = rams_env.make("toepen", 4, render_mode="ansi", **NO_EXTRAS)
+    env.reset(seed=0, options={"deal": {"hands": [h.split() for h in hands]}, "dealer": 3})
+    text = env.render()
+    assert all(h in text for h in hands)
+    env = rams_env.make("toepen", 4, render_mode="ansi", render_seat=1, **NO_EXTRAS)
+    env.reset(seed=0, options={"deal": {"hands": [h.split() for h in hands]}, "dealer": 3})
+    text = env.render()
+    assert hands[1] in text and hands[0] not in text and "## ## ## ##" in text
