@@ -104,6 +104,7 @@ class RamsEnv(AECEnv):
                 self.action_spaces[agent].seed(seed + i)
         state = self.game.new_state(self._rng, options, random_carry=self.random_carry)
         self.state = state
+        self._paid = [0] * self.game.num_players  # scores already turned into rewards
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -130,10 +131,13 @@ class RamsEnv(AECEnv):
         if chosen is None:  # penalty mode: the deal ends for everyone
             self._end_with_penalty(agent, action)
             return
-        before = list(self.state.scores)
         self.game.apply(self.state, chosen)
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: float(self.state.scores[s] - before[s]) for s, a in enumerate(self.possible_agents)}
+        scores = self.state.scores
+        # Rewards are score changes since the last reward, counted from 0 at reset, so stakes paid
+        # while dealing (an ante at reset) reach the payer with her first reward.
+        self.rewards = {a: float(scores[s] - self._paid[s]) for s, a in enumerate(self.possible_agents)}
+        self._paid = list(scores)
         self._after_move()
         self._accumulate_rewards()
         if self.render_mode == "human":

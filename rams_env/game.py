@@ -51,6 +51,7 @@ class State:
     deal_over: bool = False
     terminal: bool = False
     scores: list[int] = field(default_factory=list)
+    deal_start_scores: list[int] = field(default_factory=list)
     deals_played: int = 0
     deal_results: list[list[int]] = field(default_factory=list)
     breakdown: dict[str, Any] = field(default_factory=dict)
@@ -191,24 +192,27 @@ class Game(ABC):
         deal = self.parse_deal(options.pop("deal")) if "deal" in options else None
         carry = {**(self.random_carry(rng) if random_carry else {}), **options}
         state = self.new_session(rng, int(dealer), carry)
-        self.start_deal(state, deal)
+        self._start_deal(state, deal)
         return state
+
+    def _start_deal(self, state: State, deal: DealSpec | None) -> None:
+        state.deal_start_scores = list(state.scores)
+        self.start_deal(state, deal)
 
     def apply(self, state: State, action: int) -> None:
         """Apply a legal action and run the deal/session loop (no legality check here)."""
-        before = list(state.scores)
         seat = state.to_act
         self.apply_action(state, action)
         state.history.append((seat, action))
         if state.deal_over:
             state.deals_played += 1
-            state.deal_results.append([a - b for a, b in zip(state.scores, before, strict=True)])
+            state.deal_results.append([a - b for a, b in zip(state.scores, state.deal_start_scores, strict=True)])
             if not self.session or self.session_over(state):
                 state.terminal = True
                 state.to_act = None
             else:
                 state.deal_over = False
-                self.start_deal(state, None)
+                self._start_deal(state, None)
 
     def parse_deal(self, spec: Any) -> DealSpec:
         """Validate a fixed deal given as ``{"hands": [[codes...], ...], "stock": [...]}``."""

@@ -35,6 +35,7 @@ def random_playout(env, seed: int, rng: np.random.Generator, check_hidden_every:
     game = raw.game
     conserved = game.conserved(raw.state)
     actions: list[int] = []
+    totals = [0.0] * game.num_players
     for step in range(MAX_STEPS):
         state = raw.state
         if state.terminal:
@@ -56,9 +57,14 @@ def random_playout(env, seed: int, rng: np.random.Generator, check_hidden_every:
         action = int(legal[rng.integers(len(legal))])
         env.step(action)
         actions.append(action)
+        for s, agent in enumerate(raw.possible_agents):
+            totals[s] += raw.rewards.get(agent, 0.0)
         assert game.conserved(raw.state) == conserved, f"conserved quantities changed after {action}"
     else:
         raise AssertionError(f"{game.name}: episode did not end in {MAX_STEPS} steps")
+    final = raw.state
+    assert totals == [float(x) for x in final.scores], "rewards must add up to the scores"
+    assert [sum(d[s] for d in final.deal_results) for s in range(game.num_players)] == final.scores
     for _ in list(env.agents):
         env.step(None)
     return actions

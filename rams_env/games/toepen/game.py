@@ -19,6 +19,7 @@ from rams_env.games.toepen import observe
 from rams_env.games.toepen.rules import FoldedWinner, KnockTiming, ToepenRules
 from rams_env.games.toepen.state import Phase, Signal, ToepenState
 from rams_env.observation import ObservationLayout
+from rams_env.seating import next_seat, seats_from
 from rams_env.tricks import PlayRules, TrickOrder, winner_with_precedence
 
 HAND_SIZE = 4
@@ -381,16 +382,10 @@ class Toepen(Game):
 
     # ---------------------------------------------------------------- seating
     def _next_in(self, state: ToepenState, after: int, ok) -> int | None:
-        n = self.num_players
-        for step in range(1, n + 1):
-            seat = (after + step) % n
-            if ok(seat):
-                return seat
-        return None
+        return next_seat(self.num_players, after, ok)
 
     def _seats_from(self, state: ToepenState, first: int, ok) -> list[int]:
-        n = self.num_players
-        return [s for s in ((first + i) % n for i in range(n)) if ok(s)]
+        return seats_from(self.num_players, first, ok)
 
     # ----------------------------------------------------------- observation
     def encode(self, state: ToepenState, seat: int, out: np.ndarray) -> None:
