@@ -10,6 +10,7 @@ from rams_env.rules import RulesError
 
 GAMES: dict[str, str] = {
     "toepen": "rams_env.games.toepen:Toepen",
+    "mauscheln": "rams_env.games.mauscheln:Mauscheln",
 }
 """Game name -> "module:class" (imported lazily, so importing rams_env stays cheap)."""
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rams_env.cards import PIQUET_32, codes
+from rams_env.encoding import put_cards, put_seat_cards, put_seat_fields, put_trick, relative_order
 from rams_env.games.toepen.state import Phase, Signal, ToepenState
 from rams_env.observation import Field, ObservationLayout
 
@@ -87,23 +88,13 @@ def encode(game: Toepen, state: ToepenState, seat: int, out: np.ndarray) -> None
     """Fill ``out`` (zeros) with what ``seat`` may know."""
     lay, n, lives = game.observation, game.num_players, game.rules.lives
     idx = PIQUET_32.index
-    for name, cards_ in (("hand", state.hands[seat]), ("own_discards", state.face_down[seat]),
-                         ("revealed", state.revealed)):
-        base = lay.start(name)
-        for c in cards_:
-            out[base + idx[c]] = 1.0
-    base = lay.start("trick")
-    for s, c in state.trick:
-        out[base + ((s - seat) % n) * CARDS + idx[c]] = 1.0
-    base = lay.start("played")
-    for s in range(n):
-        row = base + ((s - seat) % n) * CARDS
-        for c in state.played[s]:
-            out[row + idx[c]] = 1.0
-    order = [(seat + r) % n for r in range(n)]
-    first = lay.start(SEAT_FIELDS[0][0])
-    values = _seat_values(state, order, lives)
-    out[first:first + len(SEAT_FIELDS) * n] = [x for name, _ in SEAT_FIELDS for x in values[name]]
+    put_cards(out, lay.start("hand"), idx, state.hands[seat])
+    put_cards(out, lay.start("own_discards"), idx, state.face_down[seat])
+    put_cards(out, lay.start("revealed"), idx, state.revealed)
+    put_trick(out, lay.start("trick"), idx, state.trick, seat, n)
+    put_seat_cards(out, lay.start("played"), idx, state.played, seat)
+    values = _seat_values(state, relative_order(seat, n), lives)
+    put_seat_fields(out, lay.start(SEAT_FIELDS[0][0]), [name for name, _ in SEAT_FIELDS], values)
     out[lay.start("seat") + seat] = 1.0
     out[lay.start("phase") + PHASES.index(state.phase)] = 1.0
     out[lay.start("trick_number") + min(state.tricks_played, 3)] = 1.0

@@ -1,0 +1,366 @@
+"""Mauscheln (Vierblatt): the rules engine. Source: 003_c37dfd1970c91b7f.txt.
+
+A deal runs: the dealer pays the Pinke and deals four cards each around a turned trump
+-> quartet redeals (option) -> the dealer's knock (option) -> sneak or pass -> join or
+pass -> exchanges with the talon -> four tricks (follow, else trump, head the trick)
+-> shares per trick and bêtes, all through the chip ledger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from rams_env.actions import ActionLayout, Segment
+from rams_env.cards import NATURAL_ORDER, SUITS, Pack, card, rank_of, suit_of
+from rams_env.game import DealSpec, Game, OptionError
+from rams_env.games.mauscheln import observe
+from rams_env.games.mauscheln.rules import MauschelnRules, TrickShare
+from rams_env.games.mauscheln.state import Bid, MauschelnState, Phase
+from rams_env.observation import ObservationLayout
+from rams_env.seating import next_seat, seats_from
+from rams_env.stakes import Ledger
+from rams_env.tricks import PlayRules, TrickOrder
+
+HAND_SIZE = 4
+TRICKS = 4
+PLAY_RULES = PlayRules(follow=True, trump_when_void=True, head=True)
+"""Follow suit, else trump; head the trick if able ("Playing")."""
+BELLI, WELI = card("7d"), card("6d")
+
+
+class Mauscheln(Game):
+    """Mauscheln for 3 to 5 players (up to 10 with the 52-card pack); see docs/rules/mauscheln.md."""
+
+    name = "mauscheln"
+    rules_type = MauschelnRules
+    default_players = 4
+    carry_options = ("pot", "bankrolls")
+    deal_options = ("hands", "stock", "turned")
+    rules: MauschelnRules
+
+    def __init__(self, num_players: int | None = None, rules: MauschelnRules | None = None, *, session=False):
+        super().__init__(num_players, rules, session=session)
+        self.ids = {seg.name: self.actions.start[seg.name] for seg in self.actions.segments if seg.items is None}
+        top_trumps = [BELLI] if self.rules.belli else [WELI] if self.rules.weli else []
+        self._orders = [TrickOrder(NATURAL_ORDER, trump=t, top_trumps=top_trumps, top_trumps_below=1)
+                        for t in range(len(SUITS))]
+
+    # ------------------------------------------------------------ declarations
+    def player_range(self) -> tuple[int, int]:
+        return self.rules.player_range()
+
+    def pack(self) -> Pack:
+        return self.rules.pack()
+
+    def build_actions(self) -> ActionLayout:
+        codes_ = self.pack().codes
+        return ActionLayout([
+            Segment("play", codes_, bare=True, doc="play this card"),
+            Segment("discard", codes_, doc="put this card on the bonfire (exchange)"),
+            Segment("done", doc="end the exchange: receive as many cards from the talon"),
+            Segment("sneak", doc="undertake to win at least two tricks"),
+            Segment("join", doc="play along with the sneaker, undertaking a trick"),
+            Segment("pass", doc="drop out of this deal"),
+            Segment("knock", doc="dealer: take the game on the high turn-up, unseen hand"),
+            Segment("decline", doc="dealer: do not knock"),
+        ])
+
+    def build_observation(self) -> ObservationLayout:
+        return observe.layout(self.num_players, self.pack())
+
+    def order(self, state: MauschelnState) -> TrickOrder:
+        """Card strengths with this deal's trump (built once per suit)."""
+        return self._orders[state.trump]
+
+    # ------------------------------------------------------------ session/deal
+    def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> MauschelnState:
+        n = self.num_players
+        bankrolls = _whole_numbers(carry.get("bankrolls", [self.rules.bankroll] * n), n, "bankrolls", signed=True)
+        pot = carry.get("pot", 0)
+        if isinstance(pot, bool) or not isinstance(pot, (int, np.integer)) or pot < 0:
+            raise OptionError(f"option 'pot' must be a whole number >= 0, got {pot!r}")
+        return MauschelnState(num_players=n, rng=rng, dealer=dealer, ledger=Ledger(list(bankrolls), int(pot)),
+                              session_start=list(bankrolls))
+
+    def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:
+        return {"pot": int(self.rules.pinke * rng.integers(0, 8))}
+
+    def check_deal(self, hands, extra) -> None:
+        if "turned" in extra and len(extra["turned"]) != 1:
+            raise OptionError("option 'deal': 'turned' is one card")
+
+    def start_deal(self, state: MauschelnState, deal: DealSpec | None) -> None:
+        n = self.num_players
+        state.bids, state.quartets, state.exchanged = [Bid.NONE] * n, [0] * n, [0] * n
+        state.tricks_won, state.played = [0] * n, [[] for _ in range(n)]
+        state.face_down = [[] for _ in range(n)]
+        state.sneaker, state.knocked, state.turn_up_taken, state.pending, state.queue = None, False, False, 0, []
+        state.trick, state.tricks_played, state.belli_lost_by, state.breakdown = [], 0, [], {}
+        state.ledger.paid_in = [0] * n
+        state.ledger.pay_in(state.dealer, self.rules.pinke)  # the Pinke ("Dealing")
+        state.hands, stock = self.complete_deal(state, deal, HAND_SIZE)
+        turned = deal.extra.get("turned") if deal is not None else None
+        state.turned = turned[0] if turned else stock.pop(0)
+        state.talon = stock
+        state.trump = suit_of(state.turned)
+        self._update_scores(state)
+        if self.rules.quartets:
+            self._redeal_quartets(state)
+        if self.rules.dealer_knock and rank_of(state.turned) in self.rules.knock_ranks:
+            state.phase, state.to_act = Phase.KNOCK, state.dealer
+        else:
+            self._begin_sneaking(state)
+
+    def session_over(self, state: MauschelnState) -> bool:
+        return state.deals_played >= self.rules.session_deals
+
+    # ------------------------------------------------------------------ legal
+    def legal_actions(self, state: MauschelnState) -> list[int]:
+        ids, phase = self.ids, state.phase
+        if state.terminal:
+            return []
+        if phase is Phase.PLAY:
+            index, start = self.pack().index, self.actions.start["play"]
+            cards_ = self.order(state).legal_plays(state.hands[state.to_act], [c for _, c in state.trick], PLAY_RULES)
+            return sorted(start + index[c] for c in cards_)
+        if phase is Phase.EXCHANGE:
+            return self._legal_exchange(state)
+        if phase is Phase.SNEAK:
+            return [ids["sneak"], ids["pass"]]
+        if phase is Phase.JOIN:
+            return [ids["join"], ids["pass"]]
+        return [ids["knock"], ids["decline"]]
+
+    def _legal_exchange(self, state: MauschelnState) -> list[int]:
+        seat = state.to_act
+        legal = []
+        if state.pending < self._exchange_limit(state, seat):
+            start, index = self.actions.start["discard"], self.pack().index
+            legal = sorted(start + index[c] for c in state.hands[seat])
+        if state.pending >= self._minimum_discards(state, seat):
+            legal.append(self.ids["done"])
+        return legal
+
+    def _exchange_limit(self, state: MauschelnState, seat: int) -> int:
+        """Up to four cards, as far as the talon lasts (a knocking dealer also gets the turn-up)."""
+        supply = len(state.talon) + (1 if self._takes_turn_up(state, seat) else 0)
+        return min(self.rules.max_exchange, supply)
+
+    def _minimum_discards(self, state: MauschelnState, seat: int) -> int:
+        return 1 if self._takes_turn_up(state, seat) else 0
+
+    def _takes_turn_up(self, state: MauschelnState, seat: int) -> bool:
+        return state.knocked and seat == state.dealer
+
+    # ------------------------------------------------------------------ apply
+    def apply_action(self, state: MauschelnState, action: int) -> None:
+        seat = state.to_act
+        name, item = self.actions.segment(action)
+        if name == "play":
+            self._play_card(state, seat, self.pack().cards[item])
+        elif name == "discard":
+            self._discard(state, seat, self.pack().cards[item])
+        elif name == "done":
+            self._finish_exchange(state, seat)
+        elif name in ("knock", "decline"):
+            self._dealer_decision(state, knock=name == "knock")
+        elif state.phase is Phase.SNEAK:
+            self._sneak_decision(state, seat, sneak=name == "sneak")
+        else:
+            self._join_decision(state, seat, join=name == "join")
+        self._update_scores(state)
+
+    # ----------------------------------------------------------- the deal
+    def _redeal_quartets(self, state: MauschelnState) -> None:
+        """Four of a kind goes on the bonfire; the holder pays the Pinke and gets a new hand ("Quartets")."""
+        for seat in seats_from(self.num_players, state.dealer + 1):
+            while _is_quartet(state.hands[seat]) and len(state.talon) >= HAND_SIZE:
+                state.face_down[seat].extend(state.hands[seat])
+                state.ledger.pay_in(seat, self.rules.pinke)
+                state.hands[seat], state.talon = state.talon[:HAND_SIZE], state.talon[HAND_SIZE:]
+                state.quartets[seat] += 1
+
+    def _dealer_decision(self, state: MauschelnState, knock: bool) -> None:
+        if not knock:
+            self._begin_sneaking(state)
+            return
+        state.knocked, state.sneaker = True, state.dealer
+        state.bids[state.dealer] = Bid.SNEAK
+        self._begin_joining(state)
+
+    def _begin_sneaking(self, state: MauschelnState) -> None:
+        state.phase = Phase.SNEAK
+        state.queue = seats_from(self.num_players, state.dealer + 1)
+        state.to_act = state.queue[0]
+
+    def _sneak_decision(self, state: MauschelnState, seat: int, sneak: bool) -> None:
+        state.queue.pop(0)
+        state.bids[seat] = Bid.SNEAK if sneak else Bid.PASS
+        if sneak:
+            state.sneaker = seat
+            self._begin_joining(state)
+        elif state.queue:
+            state.to_act = state.queue[0]
+        else:  # nobody sneaks: the cards are thrown in and the next player deals
+            self._end_deal(state, "thrown_in")
+
+    def _begin_joining(self, state: MauschelnState) -> None:
+        state.phase = Phase.JOIN
+        state.queue = seats_from(self.num_players, state.sneaker + 1, lambda s: s != state.sneaker)
+        state.to_act = state.queue[0]
+
+    def _join_decision(self, state: MauschelnState, seat: int, join: bool) -> None:
+        state.bids[seat] = Bid.JOIN if join else Bid.PASS
+        state.queue.pop(0)
+        if state.queue:
+            state.to_act = state.queue[0]
+        elif not any(state.bids[s] is Bid.JOIN for s in range(self.num_players)):
+            state.ledger.take_out(state.sneaker, state.ledger.pot)  # all fold: the sneaker takes the pot
+            self._end_deal(state, "all_passed")
+        else:
+            self._begin_exchange(state)
+
+    # ------------------------------------------------------------ exchange
+    def _begin_exchange(self, state: MauschelnState) -> None:
+        """Active players in turn from forehand; a knocking dealer first ("Knocking")."""
+        order = seats_from(self.num_players, state.dealer + 1, state.active)
+        if state.knocked:
+            order = [state.dealer] + [s for s in order if s != state.dealer]
+        state.queue = order
+        state.phase = Phase.EXCHANGE
+        self._next_exchanger(state)
+
+    def _next_exchanger(self, state: MauschelnState) -> None:
+        while state.queue and self._exchange_limit(state, state.queue[0]) == 0:
+            state.queue.pop(0)
+        if state.queue:
+            state.to_act, state.pending = state.queue[0], 0
+        else:
+            self._begin_play(state)
+
+    def _discard(self, state: MauschelnState, seat: int, card_id: int) -> None:
+        state.hands[seat].remove(card_id)
+        state.face_down[seat].append(card_id)
+        state.pending += 1
+        if state.pending == self._exchange_limit(state, seat):
+            self._finish_exchange(state, seat)
+
+    def _finish_exchange(self, state: MauschelnState, seat: int) -> None:
+        count = state.pending
+        if self._takes_turn_up(state, seat):
+            state.hands[seat].append(state.turned)
+            state.turn_up_taken = True
+            count -= 1
+        state.hands[seat].extend(state.talon[:count])
+        state.talon = state.talon[count:]
+        state.exchanged[seat] = state.pending
+        state.queue.pop(0)
+        self._next_exchanger(state)
+
+    # --------------------------------------------------------------- tricks
+    def _begin_play(self, state: MauschelnState) -> None:
+        state.phase, state.leader = Phase.PLAY, state.sneaker
+        state.pot_at_play = state.ledger.pot
+        state.to_act = state.sneaker
+
+    def _play_card(self, state: MauschelnState, seat: int, card_id: int) -> None:
+        state.hands[seat].remove(card_id)
+        state.trick.append((seat, card_id))
+        state.played[seat].append(card_id)
+        done = {s for s, _ in state.trick}
+        nxt = next_seat(self.num_players, seat, lambda s: state.active(s) and s not in done)
+        if nxt is not None:
+            state.to_act = nxt
+            return
+        order = self.order(state)
+        winner, winning_card = state.trick[order.winning_index([c for _, c in state.trick])]
+        if self.rules.belli_penalty and rank_of(winning_card) == "A" and suit_of(winning_card) == state.trump:
+            state.belli_lost_by += [s for s, c in state.trick if c == BELLI]
+        state.tricks_won[winner] += 1
+        state.tricks_played += 1
+        state.trick, state.leader, state.to_act = [], winner, winner
+        if state.tricks_played == TRICKS:
+            self._settle(state)
+
+    # ----------------------------------------------------------- settlement
+    def _settle(self, state: MauschelnState) -> None:
+        """Shares per trick out of the pot, then bêtes into it ("Scoring")."""
+        ledger, pot = state.ledger, state.pot_at_play
+        per_trick = (pot if self.rules.trick_share is TrickShare.POT else self.rules.pinke) // TRICKS
+        active = [s for s in range(self.num_players) if state.active(s)]
+        shares = {s: per_trick * state.tricks_won[s] for s in active}
+        betes = {s: self._bete(state, s, pot) for s in active}
+        for s in active:
+            ledger.take_out(s, shares[s])
+        for s in active:
+            ledger.pay_in(s, betes[s])
+        for s in state.belli_lost_by:
+            ledger.pay_in(s, self.rules.belli_penalty)
+        state.breakdown.update({"shares": shares, "betes": betes, "pot_at_play": pot,
+                                "tricks_won": list(state.tricks_won), "belli_penalties": list(state.belli_lost_by)})
+        self._end_deal(state, "played")
+
+    def _bete(self, state: MauschelnState, seat: int, pot: int) -> int:
+        """Joiner without a trick: the pot; sneaker with one trick: the pot; with none: double."""
+        tricks = state.tricks_won[seat]
+        if seat == state.sneaker:
+            return 2 * pot if tricks == 0 else pot if tricks == 1 else 0
+        return pot if tricks == 0 else 0
+
+    def _end_deal(self, state: MauschelnState, reason: str) -> None:
+        state.breakdown.update({"reason": reason, "sneaker": state.sneaker, "pot": state.ledger.pot,
+                                "paid_in": list(state.ledger.paid_in)})
+        state.dealer = (state.dealer + 1) % self.num_players  # "the next player ... deals"
+        state.deal_over, state.to_act, state.queue = True, None, []
+
+    def _update_scores(self, state: MauschelnState) -> None:
+        state.scores = [b - b0 for b, b0 in zip(state.ledger.bankrolls, state.session_start, strict=True)]
+
+    # ----------------------------------------------------------- observation
+    def encode(self, state: MauschelnState, seat: int, out: np.ndarray) -> None:
+        observe.encode(self, state, seat, out)
+
+    def view(self, state: MauschelnState, seat: int) -> dict[str, Any]:
+        return observe.view(self, state, seat)
+
+    def render(self, state: MauschelnState, seat: int | None = None) -> str:
+        return observe.render(self, state, seat)
+
+    def hand_is_hidden(self, state: MauschelnState, seat: int) -> bool:
+        """The knocking dealer decides before looking at the hand ("Knocking")."""
+        return state.phase is Phase.KNOCK and seat == state.dealer
+
+    def shuffle_unseen(self, state: MauschelnState, seat: int, rng: np.random.Generator) -> MauschelnState:
+        clone = state.clone()
+        others = [s for s in range(self.num_players) if s != seat]
+        groups = [clone.hands[s] for s in others] + [clone.face_down[s] for s in others] + [clone.talon]
+        if self.hand_is_hidden(state, seat):
+            groups.append(clone.hands[seat])
+        pool = [c for g in groups for c in g]
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        at = 0
+        for g in groups:
+            g[:] = pool[at:at + len(g)]
+            at += len(g)
+        return clone
+
+    def conserved(self, state: MauschelnState) -> dict[str, Any]:
+        places = [*state.hands, *state.face_down, *state.played, state.talon]
+        if not state.turn_up_taken:
+            places.append([state.turned])
+        return {"cards": sorted(c for place in places for c in place), "chips": state.ledger.total}
+
+
+def _is_quartet(hand: list[int]) -> bool:
+    return len(hand) == HAND_SIZE and len({rank_of(c) for c in hand}) == 1
+
+
+def _whole_numbers(values: Any, n: int, name: str, signed: bool = False) -> list[int]:
+    ok = isinstance(values, (list, tuple)) and len(values) == n and all(
+        not isinstance(v, bool) and isinstance(v, (int, np.integer)) and (signed or v >= 0) for v in values)
+    if not ok:
+        raise OptionError(f"option {name!r} must be {n} whole numbers, got {values!r}")
+    return [int(v) for v in values]
