@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
 import rams_env
 from rams_env.cards import cards
 from rams_env.games.mauscheln import Phase
+from tests.conformance import random_playout
 
 HANDS = ["Ah Kh Qh 7c", "Jh 10h 8c 9c", "As Ks 7s 8s", "Ad Kd Qd Jd"]
 
@@ -202,3 +205,25 @@ def test_large_table_with_the_52_card_pack():
     rng = np.random.default_rng(0)
     while not raw.state.terminal:
         env.step(int(rng.choice(raw.legal_actions())))
+
+
+COMBINATIONS = [
+    dict(zip(("dealer_knock", "quartets", "special", "trick_share", "large_pack"), combo, strict=True))
+    for combo in itertools.product([False, True], [False, True], ["none", "belli", "weli"], ["pot", "pinke"],
+                                   [False, True])
+]
+
+
+@pytest.mark.parametrize("combo", COMBINATIONS, ids=lambda c: "-".join(str(v) for v in c.values()))
+def test_every_option_combination_plays_and_conserves(combo):
+    options = {k: v for k, v in combo.items() if k != "special"}
+    options["belli"], options["weli"] = combo["special"] == "belli", combo["special"] == "weli"
+    if options["weli"] and options["large_pack"]:
+        with pytest.raises(ValueError, match="weli"):
+            rams_env.make("mauscheln", 4, **options)
+        return
+    rng = np.random.default_rng(1)
+    for n in (3, 7 if options["large_pack"] else 5):
+        env = rams_env.make("mauscheln", n, knock_ranks=("A", "K", "Q"), **options)
+        for seed in range(15):
+            random_playout(env, seed, rng, check_hidden_every=3)
