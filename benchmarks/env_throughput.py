@@ -65,7 +65,8 @@ def contenders(presets: bool, players: int | None) -> dict[str, Callable[[], obj
         names = cls.rules_type.preset_names() if presets else (cls.rules_type.DEFAULT_PRESET,)
         for preset in names:
             label = game if not presets else f"{game}:{preset}"
-            out[label] = lambda g=game, p=preset: rams_env.make(g, players, preset=p)
+            # random_carry: deals from random carried-over state (lives, pot), not only a session's first
+            out[label] = lambda g=game, p=preset: rams_env.make(g, players, preset=p, random_carry=True)
     return out
 
 

@@ -198,6 +198,8 @@ class Game(ABC):
     def _start_deal(self, state: State, deal: DealSpec | None) -> None:
         state.deal_start_scores = list(state.scores)
         self.start_deal(state, deal)
+        if state.deal_over or state.to_act is None:  # a programming error in a game module
+            raise RuntimeError(f"{self.name}: a deal must begin with a decision (to_act is {state.to_act})")
 
     def apply(self, state: State, action: int) -> None:
         """Apply a legal action and run the deal/session loop (no legality check here)."""

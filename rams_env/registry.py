@@ -11,6 +11,7 @@ from rams_env.rules import RulesError
 GAMES: dict[str, str] = {
     "toepen": "rams_env.games.toepen:Toepen",
     "mauscheln": "rams_env.games.mauscheln:Mauscheln",
+    "lupfen": "rams_env.games.lupfen:Lupfen",
 }
 """Game name -> "module:class" (imported lazily, so importing rams_env stays cheap)."""
 

@@ -52,9 +52,9 @@ def test_pettingzoo_seed_test(game, preset, n):
 @pytest.mark.parametrize(("game", "preset", "n"), CASES, ids=IDS)
 def test_random_deals_keep_invariants(game, preset, n):
     rng = np.random.default_rng(12345)
-    env = make(game, preset, n)
+    envs = [make(game, preset, n), make(game, preset, n, random_carry=True)]  # fresh and mid-session deals
     for seed in range(DEALS):
-        random_playout(env, seed, rng, check_hidden_every=7 if seed % 5 == 0 else 0)
+        random_playout(envs[seed % 2], seed, rng, check_hidden_every=7 if seed % 5 == 0 else 0)
 
 
 @pytest.mark.parametrize(("game", "preset", "n"), CASES[::3], ids=IDS[::3])
@@ -181,4 +181,5 @@ def test_illegal_actions_rejected_under_python_O():
 def test_property_random_deals(case, seed, hidden_every):
     """Hypothesis explores (game, preset, table, seed) beyond the fixed seeds above."""
     game, preset, n = case
-    random_playout(make(game, preset, n), seed, np.random.default_rng(seed), check_hidden_every=hidden_every)
+    env = make(game, preset, n, random_carry=seed % 2 == 1)
+    random_playout(env, seed, np.random.default_rng(seed), check_hidden_every=hidden_every)

@@ -20,8 +20,8 @@ from rams_env.games.mauscheln import observe
 from rams_env.games.mauscheln.rules import MauschelnRules, TrickShare
 from rams_env.games.mauscheln.state import Bid, MauschelnState, Phase
 from rams_env.observation import ObservationLayout
+from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
 from rams_env.seating import next_seat, seats_from
-from rams_env.stakes import Ledger
 from rams_env.tricks import PlayRules, TrickOrder
 
 HAND_SIZE = 4
@@ -37,7 +37,7 @@ class Mauscheln(Game):
     name = "mauscheln"
     rules_type = MauschelnRules
     default_players = 4
-    carry_options = ("pot", "bankrolls")
+    carry_options = POT_CARRY_OPTIONS
     deal_options = ("hands", "stock", "turned")
     rules: MauschelnRules
 
@@ -78,12 +78,9 @@ class Mauscheln(Game):
     # ------------------------------------------------------------ session/deal
     def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> MauschelnState:
         n = self.num_players
-        bankrolls = _whole_numbers(carry.get("bankrolls", [self.rules.bankroll] * n), n, "bankrolls", signed=True)
-        pot = carry.get("pot", 0)
-        if isinstance(pot, bool) or not isinstance(pot, (int, np.integer)) or pot < 0:
-            raise OptionError(f"option 'pot' must be a whole number >= 0, got {pot!r}")
-        return MauschelnState(num_players=n, rng=rng, dealer=dealer, ledger=Ledger(list(bankrolls), int(pot)),
-                              session_start=list(bankrolls))
+        ledger = ledger_from_carry(carry, n, self.rules.bankroll)
+        return MauschelnState(num_players=n, rng=rng, dealer=dealer, ledger=ledger,
+                              session_start=list(ledger.bankrolls))
 
     def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:
         return {"pot": int(self.rules.pinke * rng.integers(0, 8))}
@@ -317,7 +314,7 @@ class Mauscheln(Game):
         state.deal_over, state.to_act, state.queue = True, None, []
 
     def _update_scores(self, state: MauschelnState) -> None:
-        state.scores = [b - b0 for b, b0 in zip(state.ledger.bankrolls, state.session_start, strict=True)]
+        state.scores = net_results(state.ledger, state.session_start)
 
     # ----------------------------------------------------------- observation
     def encode(self, state: MauschelnState, seat: int, out: np.ndarray) -> None:
@@ -357,10 +354,3 @@ class Mauscheln(Game):
 def _is_quartet(hand: list[int]) -> bool:
     return len(hand) == HAND_SIZE and len({rank_of(c) for c in hand}) == 1
 
-
-def _whole_numbers(values: Any, n: int, name: str, signed: bool = False) -> list[int]:
-    ok = isinstance(values, (list, tuple)) and len(values) == n and all(
-        not isinstance(v, bool) and isinstance(v, (int, np.integer)) and (signed or v >= 0) for v in values)
-    if not ok:
-        raise OptionError(f"option {name!r} must be {n} whole numbers, got {values!r}")
-    return [int(v) for v in values]

@@ -1,0 +1,360 @@
+"""Lupfen: the rules engine. Source: 002_2dae4dad0cbb3ec9.txt.
+
+A deal is a force round when the pot is empty (everyone antes, the top card is turned
+for trump, everyone plays) and a Lupfen round otherwise (players lift the trump or pass,
+the others then play along or pass). Three tricks, follow suit else trump; each trick
+earns a third of the pot and a trickless player pays the pot. Three Unters win at once,
+scrap calls the deal off, a Ständer is announced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from rams_env.actions import ActionLayout, Segment
+from rams_env.cards import LUPFEN_20, SUITS, Pack, RankOrder, rank_of, suit_of
+from rams_env.game import DealSpec, Game
+from rams_env.games.lupfen import observe
+from rams_env.games.lupfen.rules import LupfenRules, SessionEnd
+from rams_env.games.lupfen.state import Bid, LupfenState, Phase, Round
+from rams_env.observation import ObservationLayout
+from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
+from rams_env.seating import next_seat, seats_from
+from rams_env.tricks import PlayRules, TrickOrder
+
+HAND_SIZE = TRICKS = 3
+RANKS = RankOrder.parse("A 10 K Q J")
+"""Sow, 10, King, Ober, Unter ("Rules")."""
+PLAY_RULES = PlayRules(follow=True, trump_when_void=True)
+"""Follow suit; if void, must trump ("Force")."""
+HEARTS = SUITS.index("h")
+
+
+def three_unters(hand: list[int]) -> bool:
+    return len(hand) == 3 and all(rank_of(c) == "J" for c in hand)
+
+
+def scrap_hand(hand: list[int]) -> bool:
+    """Two Unters and an Ober: the weakest hand ("Scrap")."""
+    return len(hand) == 3 and sorted(rank_of(c) for c in hand) == ["J", "J", "Q"]
+
+
+class Lupfen(Game):
+    """Lupfen for 3 to 6 players; see docs/rules/lupfen.md."""
+
+    name = "lupfen"
+    rules_type = LupfenRules
+    default_players = 4
+    carry_options = POT_CARRY_OPTIONS
+    rules: LupfenRules
+
+    def __init__(self, num_players: int | None = None, rules: LupfenRules | None = None, *, session=False):
+        super().__init__(num_players, rules, session=session)
+        self.ids = {seg.name: self.actions.start[seg.name] for seg in self.actions.segments if seg.items is None}
+        self._orders = [TrickOrder(RANKS, trump=t) for t in range(len(SUITS))]
+
+    def player_range(self) -> tuple[int, int]:
+        return 3, 6
+
+    def pack(self) -> Pack:
+        return LUPFEN_20
+
+    def build_actions(self) -> ActionLayout:
+        return ActionLayout([
+            Segment("play", LUPFEN_20.codes, bare=True, doc="play this card"),
+            Segment("lift", doc="turn the top card of the stock for trump and play"),
+            Segment("mit", doc="play along after a lift, undertaking a trick"),
+            Segment("pass", doc="drop out of this deal"),
+            Segment("blind", doc="lift before looking at the hand (blind Lupf)"),
+            Segment("look", doc="look at the hand (no blind lift)"),
+            Segment("scrap", doc="two Unters and an Ober: call the deal off"),
+            Segment("declare", doc="declare three Unters (wins the deal)"),
+            Segment("keep", doc="do not call scrap"),
+            Segment("deal", doc="dealer: deal the cards"),
+            Segment("shove", doc="dealer: leave the fee in the pot and pass the deal on"),
+        ])
+
+    def build_observation(self) -> ObservationLayout:
+        return observe.layout(self.num_players)
+
+    # ------------------------------------------------------------ session/deal
+    def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> LupfenState:
+        n = self.num_players
+        ledger = ledger_from_carry(carry, n, self.rules.bankroll)
+        return LupfenState(num_players=n, rng=rng, dealer=dealer, ledger=ledger, session_start=list(ledger.bankrolls))
+
+    def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:
+        return {"pot": int(3 * rng.integers(0, 12))}
+
+    def start_deal(self, state: LupfenState, deal: DealSpec | None) -> None:
+        n = self.num_players
+        state.ledger.paid_in = [0] * n
+        state.shoves, state.redeals, state.breakdown = 0, 0, {}
+        state.round = Round.FORCE if state.ledger.pot == 0 else Round.LUPFEN
+        state.pending_deal = deal
+        if self.rules.dealer_fee:
+            state.ledger.pay_in(state.dealer, self.rules.dealer_fee)
+        if self.rules.shoving:
+            state.phase, state.to_act = Phase.SHOVE, state.dealer
+            state.hands, state.stock = [[] for _ in range(n)], list(LUPFEN_20.cards)  # not dealt yet
+            self._clear_deal(state)
+        else:
+            self._deal(state)
+        self._update_scores(state)
+
+    def session_over(self, state: LupfenState) -> bool:
+        if state.deals_played >= self.rules.session_deals:
+            return True
+        return self.rules.session_end is SessionEnd.POT_EMPTY and state.last_round_shared_out
+
+    def _clear_deal(self, state: LupfenState) -> None:
+        n = self.num_players
+        state.bids, state.looked, state.staender = [Bid.NONE] * n, [not self.rules.blind_lift] * n, [False] * n
+        state.trump, state.turned, state.lifter, state.blind = None, None, None, False
+        state.queue, state.trick, state.tricks_played = [], [], 0
+        state.tricks_won, state.played = [0] * n, [[] for _ in range(n)]
+        state.pot_at_play, state.last_round_shared_out = 0, False
+
+    def _deal(self, state: LupfenState) -> None:
+        """Deal three cards each; a force round antes, turns the trump and starts play."""
+        self._clear_deal(state)
+        state.hands, state.stock = self.complete_deal(state, state.pending_deal, HAND_SIZE)
+        state.pending_deal = None
+        if self.rules.staender:
+            state.staender = [len({suit_of(c) for c in h}) == 1 for h in state.hands]
+        if state.round is Round.FORCE:
+            self._begin_force(state)
+        else:
+            state.phase = Phase.LIFT
+            state.queue = seats_from(self.num_players, state.dealer + 1)
+            state.to_act = state.queue[0]
+
+    def _begin_force(self, state: LupfenState) -> None:
+        if state.redeals == 0:
+            for seat in range(self.num_players):
+                state.ledger.pay_in(seat, self.rules.ante)
+        state.bids = [Bid.FORCED] * self.num_players
+        state.looked = [True] * self.num_players  # nothing to lift blind in a force round
+        self._turn_trump(state)
+        self._declare_or_continue(state)
+
+    def _turn_trump(self, state: LupfenState) -> None:
+        state.turned = state.stock[0]
+        state.trump = suit_of(state.turned)
+
+    # ------------------------------------------------------------------ legal
+    def legal_actions(self, state: LupfenState) -> list[int]:
+        if state.terminal:
+            return []
+        ids, phase, seat = self.ids, state.phase, state.to_act
+        if phase is Phase.PLAY:
+            start, index = self.actions.start["play"], LUPFEN_20.index
+            hand_cards = self._orders[state.trump].legal_plays(state.hands[seat], [c for _, c in state.trick],
+                                                               PLAY_RULES)
+            return sorted(start + index[c] for c in hand_cards)
+        if phase is Phase.LIFT:
+            if not state.looked[seat]:
+                return [ids["blind"], ids["look"]]
+            if self.rules.compulsory_lift and sum(rank_of(c) == "A" for c in state.hands[seat]) >= 2:
+                return [ids["lift"]]
+            return [ids["lift"], ids["pass"]]
+        if phase is Phase.JOIN:
+            if self.rules.compulsory_hearts and state.trump == HEARTS:
+                return [ids["mit"]]
+            return [ids["mit"], ids["pass"]]
+        if phase is Phase.SCRAP:
+            return [ids["scrap"], ids["keep"]]
+        if phase is Phase.DECLARE:
+            return [ids["declare"]]
+        return [ids["deal"], ids["shove"]] if state.shoves < self.num_players - 1 else [ids["deal"]]
+
+    # ------------------------------------------------------------------ apply
+    def apply_action(self, state: LupfenState, action: int) -> None:
+        seat = state.to_act
+        name, item = self.actions.segment(action)
+        if name == "play":
+            self._play_card(state, seat, LUPFEN_20.cards[item])
+        elif name in ("deal", "shove"):
+            self._shove_decision(state, seat, shove=name == "shove")
+        elif name == "look":
+            state.looked[seat] = True
+        elif name in ("lift", "blind"):
+            self._lift(state, seat, blind=name == "blind")
+        elif name == "pass" and state.phase is Phase.LIFT:
+            self._lift_pass(state, seat)
+        elif name in ("mit", "pass"):
+            self._join_decision(state, seat, join=name == "mit")
+        elif name == "declare":
+            self._three_unters_win(state, seat)
+        else:
+            self._scrap_decision(state, seat, scrap=name == "scrap")
+        self._update_scores(state)
+
+    def _shove_decision(self, state: LupfenState, seat: int, shove: bool) -> None:
+        """Shoving: the fee stays in the pot and the next player deals, paying a fee too.
+
+        Each player may shove once per deal, so a deal always happens.
+        """
+        if shove:
+            state.shoves += 1
+            state.dealer = (seat + 1) % self.num_players
+            state.ledger.pay_in(state.dealer, self.rules.dealer_fee)
+            state.round = Round.FORCE if state.ledger.pot == 0 else Round.LUPFEN
+            state.to_act = state.dealer
+            return
+        self._deal(state)
+
+    # ----------------------------------------------------------- Lupfen round
+    def _lift(self, state: LupfenState, seat: int, blind: bool) -> None:
+        state.bids[seat], state.lifter, state.blind = Bid.LIFT, seat, blind
+        state.looked[seat] = True
+        state.queue.pop(0)
+        self._turn_trump(state)
+        state.phase = Phase.JOIN
+        self._next_decider(state)
+
+    def _lift_pass(self, state: LupfenState, seat: int) -> None:
+        state.bids[seat] = Bid.PASS
+        state.queue.pop(0)
+        if state.queue:
+            state.to_act = state.queue[0]
+        else:  # nobody lifts: thrown in, the pot stays
+            self._end_deal(state, "nobody_lifted")
+
+    def _join_decision(self, state: LupfenState, seat: int, join: bool) -> None:
+        state.bids[seat] = Bid.JOIN if join else Bid.PASS
+        state.queue.pop(0)
+        self._next_decider(state)
+
+    def _next_decider(self, state: LupfenState) -> None:
+        if state.queue:
+            state.to_act = state.queue[0]
+            state.looked[state.to_act] = True  # the lift is on the table: everybody looks now
+            return
+        if not any(state.bids[s] is Bid.JOIN for s in range(self.num_players)):
+            state.ledger.take_out(state.lifter, state.ledger.pot)  # nobody plays: the lifter wins the pot
+            self._end_deal(state, "lifter_alone")
+            return
+        self._declare_or_continue(state)
+
+    # ------------------------------------------------------ special combinations
+    def _three_unters_holder(self, state: LupfenState) -> int | None:
+        if not self.rules.three_unters:
+            return None
+        return next((s for s in range(self.num_players) if state.active(s) and three_unters(state.hands[s])), None)
+
+    def _declare_or_continue(self, state: LupfenState) -> None:
+        """Three Unters are declared once the game is on (the holder's only action), else play."""
+        holder = self._three_unters_holder(state)
+        if holder is not None:
+            state.phase, state.to_act = Phase.DECLARE, holder
+        else:
+            self._begin_scrap_or_play(state)
+
+    def _three_unters_win(self, state: LupfenState, holder: int) -> None:
+        """The holder takes the pot; every other player in the game pays the pot ("Three Unters")."""
+        pot = state.ledger.pot
+        state.ledger.take_out(holder, pot)
+        for s in range(self.num_players):
+            if s != holder and state.active(s):
+                state.ledger.pay_in(s, pot)
+        state.breakdown["three_unters"] = holder
+        self._end_deal(state, "three_unters")
+
+    def _begin_scrap_or_play(self, state: LupfenState) -> None:
+        holders = [s for s in seats_from(self.num_players, state.dealer + 1, state.active)
+                   if self.rules.scrap and scrap_hand(state.hands[s])]
+        if holders:
+            state.phase, state.queue, state.to_act = Phase.SCRAP, holders, holders[0]
+        else:
+            self._begin_play(state)
+
+    def _scrap_decision(self, state: LupfenState, seat: int, scrap: bool) -> None:
+        if scrap:  # the deal starts again: same dealer, no payment ("Scrap")
+            state.redeals += 1
+            state.breakdown.setdefault("scrapped_by", []).append(seat)
+            self._deal(state)
+            return
+        state.queue.pop(0)
+        if state.queue:
+            state.to_act = state.queue[0]
+        else:
+            self._begin_play(state)
+
+    # ------------------------------------------------------------------ tricks
+    def _begin_play(self, state: LupfenState) -> None:
+        state.phase = Phase.PLAY
+        state.pot_at_play = state.ledger.pot
+        state.leader = state.to_act = next_seat(self.num_players, state.dealer, state.active)
+
+    def _play_card(self, state: LupfenState, seat: int, card_id: int) -> None:
+        state.hands[seat].remove(card_id)
+        state.trick.append((seat, card_id))
+        state.played[seat].append(card_id)
+        done = {s for s, _ in state.trick}
+        nxt = next_seat(self.num_players, seat, lambda s: state.active(s) and s not in done)
+        if nxt is not None:
+            state.to_act = nxt
+            return
+        winner = state.trick[self._orders[state.trump].winning_index([c for _, c in state.trick])][0]
+        state.tricks_won[winner] += 1
+        state.tricks_played += 1
+        state.trick, state.leader, state.to_act = [], winner, winner
+        if state.tricks_played == TRICKS:
+            self._settle(state)
+
+    def _settle(self, state: LupfenState) -> None:
+        """A third of the pot per trick; then every trickless player pays the pot (double when blind)."""
+        ledger, pot = state.ledger, state.pot_at_play
+        active = [s for s in range(self.num_players) if state.active(s)]
+        shares = {s: pot // TRICKS * state.tricks_won[s] for s in active}
+        betes = {s: pot * (2 if state.blind else 1) if state.tricks_won[s] == 0 else 0 for s in active}
+        for s in active:
+            ledger.take_out(s, shares[s])
+        for s in active:
+            ledger.pay_in(s, betes[s])
+        state.breakdown.update({"shares": shares, "betes": betes, "pot_at_play": pot,
+                                "tricks_won": list(state.tricks_won)})
+        self._end_deal(state, "played")
+
+    def _end_deal(self, state: LupfenState, reason: str) -> None:
+        state.breakdown.update({"reason": reason, "round": state.round.value, "lifter": state.lifter,
+                                "pot": state.ledger.pot, "paid_in": list(state.ledger.paid_in)})
+        state.last_round_shared_out = state.round is Round.LUPFEN and state.ledger.pot == 0
+        state.dealer = (state.dealer + 1) % self.num_players
+        state.deal_over, state.to_act, state.queue = True, None, []
+
+    def _update_scores(self, state: LupfenState) -> None:
+        state.scores = net_results(state.ledger, state.session_start)
+
+    # ------------------------------------------------------------ observation
+    def encode(self, state: LupfenState, seat: int, out: np.ndarray) -> None:
+        observe.encode(self, state, seat, out)
+
+    def view(self, state: LupfenState, seat: int) -> dict[str, Any]:
+        return observe.view(self, state, seat)
+
+    def render(self, state: LupfenState, seat: int | None = None) -> str:
+        return observe.render(self, state, seat)
+
+    def shuffle_unseen(self, state: LupfenState, seat: int, rng: np.random.Generator) -> LupfenState:
+        clone = state.clone()
+        groups = [clone.hands[s] for s in range(self.num_players) if s != seat or not state.looked[seat]]
+        stock = clone.stock[1:] if clone.turned is not None else clone.stock  # the turned card is public
+        groups.append(stock)
+        pool = [c for g in groups for c in g]
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        at = 0
+        for g in groups:
+            g[:] = pool[at:at + len(g)]
+            at += len(g)
+        if clone.turned is not None:
+            clone.stock[1:] = stock
+        return clone
+
+    def conserved(self, state: LupfenState) -> dict[str, Any]:
+        places = [*state.hands, *state.played, state.stock]
+        return {"cards": sorted(c for place in places for c in place), "chips": state.ledger.total}

@@ -1,0 +1,64 @@
+"""Lupfen's position: round kinds, phases and State fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from rams_env.game import DealSpec, State
+from rams_env.stakes import Ledger
+
+
+class Round(Enum):
+    FORCE = "force"  # the first deal and whenever the pot is empty: everyone antes and plays
+    LUPFEN = "lupfen"  # the pot holds chips: players lift or pass
+
+
+class Phase(Enum):
+    SHOVE = "shove"  # the dealer pays the fee and deals, or shoves the deal on
+    LIFT = "lift"  # in turn: lift (turn the trump) or pass; blind lifting before looking
+    JOIN = "join"  # after a lift, the players still to decide: play ("mit") or pass
+    DECLARE = "declare"  # the holder of three Unters declares them once the game is on
+    SCRAP = "scrap"  # a holder of two Unters and an Ober may call the deal off
+    PLAY = "play"
+
+
+class Bid(Enum):
+    NONE = 0
+    PASS = 1
+    LIFT = 2
+    JOIN = 3
+    FORCED = 4  # a force round: everyone plays
+
+
+@dataclass
+class LupfenState(State):
+    """Everything about a Lupfen session and its deal (all hands: never shown to agents)."""
+
+    ledger: Ledger = field(default_factory=lambda: Ledger([]))
+    session_start: list[int] = field(default_factory=list)
+    round: Round = Round.FORCE
+    phase: Phase = Phase.LIFT
+    pending_deal: DealSpec | None = None
+    hands: list[list[int]] = field(default_factory=list)
+    stock: list[int] = field(default_factory=list)  # top first; the top card is turned for trump
+    trump: int | None = None
+    turned: int | None = None
+    bids: list[Bid] = field(default_factory=list)
+    lifter: int | None = None
+    blind: bool = False
+    looked: list[bool] = field(default_factory=list)
+    staender: list[bool] = field(default_factory=list)
+    shoves: int = 0
+    redeals: int = 0
+    queue: list[int] = field(default_factory=list)
+    leader: int = 0
+    trick: list[tuple[int, int]] = field(default_factory=list)
+    tricks_played: int = 0
+    tricks_won: list[int] = field(default_factory=list)
+    played: list[list[int]] = field(default_factory=list)
+    pot_at_play: int = 0
+    last_round_shared_out: bool = False
+
+    def active(self, seat: int) -> bool:
+        return self.bids[seat] in (Bid.LIFT, Bid.JOIN, Bid.FORCED)
