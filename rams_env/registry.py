@@ -12,6 +12,7 @@ GAMES: dict[str, str] = {
     "toepen": "rams_env.games.toepen:Toepen",
     "mauscheln": "rams_env.games.mauscheln:Mauscheln",
     "lupfen": "rams_env.games.lupfen:Lupfen",
+    "tippen": "rams_env.games.tippen:Tippen",
 }
 """Game name -> "module:class" (imported lazily, so importing rams_env stays cheap)."""
 
