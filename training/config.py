@@ -1,0 +1,140 @@
+"""Training configuration: YAML files in configs/train/, validated, with command-line overrides.
+
+Every field has a default and a comment; unknown keys are rejected with the key named,
+so a typo never silently trains with a default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class ConfigError(ValueError):
+    """An unknown key or a bad value in a training config."""
+
+
+@dataclass
+class PPOConfig:
+    """MaskablePPO hyper-parameters (sb3-contrib names)."""
+
+    learning_rate: float = 3e-4
+    n_steps: int = 512  # steps per environment between updates
+    batch_size: int = 256
+    n_epochs: int = 4
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    net_arch: list[int] = field(default_factory=lambda: [128, 128])  # hidden layers of policy and value nets
+
+
+@dataclass
+class EvalConfig:
+    """Periodic evaluation against the scripted baselines, with duplicate deals."""
+
+    every: int = 25_000  # learner steps between evaluations (0: only at the end)
+    deals: int = 200  # deals per baseline (each played from every seat)
+    baselines: list[str] = field(default_factory=lambda: ["random"])
+
+
+@dataclass
+class TrainConfig:
+    """One self-play training run."""
+
+    game: str = "toepen"
+    num_players: int | None = None  # the game's default table when None
+    rules: dict[str, Any] = field(default_factory=dict)  # rule options or {"preset": ...}
+    env: dict[str, Any] = field(default_factory=lambda: {"random_carry": True})  # env keywords
+    seed: int = 0
+    total_timesteps: int = 100_000  # learner decisions
+    n_envs: int = 4
+    opponents: dict[str, float] = field(default_factory=lambda: {"self": 0.7, "random": 0.3})
+    snapshot_every: int = 10_000  # refresh the frozen self-play opponent every so many steps
+    checkpoint_every: int = 25_000
+    out_dir: str = "runs/toepen"
+    torch_threads: int = 1
+    ppo: PPOConfig = field(default_factory=PPOConfig)
+    eval: EvalConfig = field(default_factory=EvalConfig)
+
+    def validate(self) -> None:
+        import rams_env
+
+        if self.game not in rams_env.GAMES:
+            raise ConfigError(f"game={self.game!r}: one of {', '.join(rams_env.GAMES)}")
+        for name in ("total_timesteps", "n_envs", "snapshot_every", "checkpoint_every"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) <= 0:
+                raise ConfigError(f"{name} must be a positive whole number")
+        unknown = set(self.opponents) - {"self", "random"}
+        if unknown or not self.opponents or any(w < 0 for w in self.opponents.values()):
+            raise ConfigError(f"opponents: weights >= 0 for 'self' and 'random', got {self.opponents}")
+        rams_env.make(self.game, self.num_players, **self.rules, **self.env)  # rule errors name the option
+
+
+SECTIONS = {"ppo": PPOConfig, "eval": EvalConfig}
+
+
+def _build(cls, data: dict[str, Any], where: str):
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ConfigError(f"unknown key {', '.join(map(repr, unknown))} in {where}; valid: {', '.join(sorted(names))}")
+    values = {key: _coerce(cls, key, value, where) for key, value in data.items()}
+    for key, section in SECTIONS.items():
+        if cls is TrainConfig and key in values:
+            if not isinstance(values[key], dict):
+                raise ConfigError(f"{where}.{key} must be a mapping")
+            values[key] = _build(section, values[key], f"{where}.{key}")
+    return cls(**values)
+
+
+def _coerce(cls, key: str, value: Any, where: str) -> Any:
+    """Numbers given as text (YAML reads ``1e-4`` as a string) become the field's type."""
+    default = next(f.default for f in dataclasses.fields(cls) if f.name == key)
+    kind = type(default) if isinstance(default, (int, float)) and not isinstance(default, bool) else None
+    if kind is None or isinstance(value, (bool, kind)):
+        return value
+    try:
+        converted = kind(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}.{key}={value!r}: expected a {kind.__name__}") from None
+    if kind is int and isinstance(value, float) and converted != value:
+        raise ConfigError(f"{where}.{key}={value!r}: expected a whole number")
+    return converted
+
+
+def set_override(data: dict[str, Any], assignment: str) -> None:
+    """Apply ``key.sub=value`` (value parsed as YAML) to a raw config mapping."""
+    if "=" not in assignment:
+        raise ConfigError(f"override {assignment!r}: use key=value, e.g. ppo.learning_rate=1e-4")
+    path, value = assignment.split("=", 1)
+    keys = path.split(".")
+    node = data
+    for key in keys[:-1]:
+        node = node.setdefault(key, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"override {assignment!r}: {key} is not a section")
+    node[keys[-1]] = yaml.safe_load(value)
+
+
+def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConfig:
+    """A validated config from a YAML file (or the defaults) plus ``key=value`` overrides."""
+    data: dict[str, Any] = {}
+    if path is not None:
+        loaded = yaml.safe_load(Path(path).read_text())
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"{path}: expected a mapping of options")
+        data = loaded
+    for assignment in overrides:
+        set_override(data, assignment)
+    config = _build(TrainConfig, data, "config")
+    config.validate()
+    return config
+
+
+def as_dict(config: TrainConfig) -> dict[str, Any]:
+    return dataclasses.asdict(config)

@@ -1,0 +1,242 @@
+"""``rams train``: self-play training of a MaskablePPO agent for any game, from a YAML config.
+
+    rams train configs/train/toepen.yaml
+    rams train configs/train/toepen.yaml --set total_timesteps=20000 --set ppo.learning_rate=1e-4
+    rams train configs/train/toepen.yaml --resume        # continue from <out_dir>/last.zip
+
+The learner plays one seat; the other seats are drawn per deal from the opponent mixture
+(a frozen snapshot of the learner, refreshed every ``snapshot_every`` steps, and the
+random baseline). Progress bar, TensorBoard logs (``tensorboard --logdir <out_dir>/tb``),
+atomic checkpoints every ``checkpoint_every`` steps, duplicate-deal evaluation against
+the baselines during and after training; results in ``<out_dir>/results.json`` and a plot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import yaml
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.vec_env import DummyVecEnv
+from tqdm import tqdm
+
+import rams_env
+from agents.checkpoint_agent import PolicyAgent, build_policy
+from agents.random_agent import RandomAgent
+from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from training.config import ConfigError, TrainConfig, as_dict, load_config
+from training.evaluation import MatchResult, duplicate_match, format_table
+from training.single_seat import SingleSeatEnv
+
+
+class OpponentPool:
+    """Draws the other seats of each deal: the frozen self-play snapshot or the random baseline."""
+
+    def __init__(self, config: TrainConfig, obs_size: int, n_actions: int) -> None:
+        self.kinds = list(config.opponents)
+        weights = np.array([config.opponents[k] for k in self.kinds], dtype=float)
+        self.weights = weights / weights.sum()
+        self.n = rams_env.make_game(config.game, config.num_players, **config.rules).num_players
+        self.snapshot = build_policy(obs_size, n_actions, config.ppo.net_arch)
+        self.snapshot.set_training_mode(False)
+
+    def refresh(self, policy) -> None:
+        self.snapshot.load_state_dict(policy.state_dict())
+
+    def __call__(self, rng: np.random.Generator) -> list:
+        table = []
+        for i in range(self.n):
+            kind = self.kinds[rng.choice(len(self.kinds), p=self.weights)]
+            seed = int(rng.integers(2**31))
+            table.append(PolicyAgent(self.snapshot, deterministic=False, name="self") if kind == "self"
+                         else RandomAgent(seed))
+            table[-1].reset(seed + i)
+        return table
+
+
+class TrainingMonitor(BaseCallback):
+    """Progress bar, snapshot refresh, checkpoints and evaluations during ``learn``."""
+
+    def __init__(self, run: Run) -> None:
+        super().__init__()
+        self.run = run
+        self.bar: tqdm | None = None
+
+    def _on_training_start(self) -> None:
+        cfg = self.run.config
+        self.bar = tqdm(total=cfg.total_timesteps, initial=self.model.num_timesteps, unit="step",
+                        desc=f"training {cfg.game}", disable=self.run.quiet, dynamic_ncols=True)
+
+    def _on_step(self) -> bool:
+        cfg, steps = self.run.config, self.model.num_timesteps
+        self.bar.total = max(self.bar.total, steps)
+        self.bar.update(steps - self.bar.n)
+        if steps % cfg.snapshot_every < cfg.n_envs:
+            self.run.pool.refresh(self.model.policy)
+        if steps % cfg.checkpoint_every < cfg.n_envs:
+            self.run.save("last.zip")
+        if cfg.eval.every and steps % cfg.eval.every < cfg.n_envs:
+            self.run.evaluate(log=self.logger)
+        return True
+
+    def _on_training_end(self) -> None:
+        self.bar.close()
+
+
+class Run:
+    """One training run: config, environments, model, checkpoints and evaluations."""
+
+    def __init__(self, config: TrainConfig, quiet: bool = False) -> None:
+        self.config, self.quiet = config, quiet
+        self.out = Path(config.out_dir)
+        self.out.mkdir(parents=True, exist_ok=True)
+        probe = rams_env.make_game(config.game, config.num_players, **config.rules)
+        self.obs_size, self.n_actions = probe.observation.size, probe.actions.size
+        self.rules_dict = probe.rules.as_dict()
+        self.pool = OpponentPool(config, self.obs_size, self.n_actions)
+        self.history: list[dict[str, Any]] = []
+        env_fns = [self._env_fn(i) for i in range(config.n_envs)]
+        ppo = config.ppo
+        self.model = MaskablePPO(
+            "MlpPolicy", DummyVecEnv(env_fns), seed=config.seed, verbose=0,
+            learning_rate=ppo.learning_rate, n_steps=ppo.n_steps, batch_size=ppo.batch_size,
+            n_epochs=ppo.n_epochs, gamma=ppo.gamma, gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range,
+            ent_coef=ppo.ent_coef, policy_kwargs={"net_arch": list(ppo.net_arch)},
+            tensorboard_log=str(self.out / "tb"))
+        self.pool.refresh(self.model.policy)
+
+    def _env_fn(self, index: int):
+        cfg = self.config
+
+        def make() -> Monitor:
+            return Monitor(SingleSeatEnv(cfg.game, self.pool, cfg.num_players, **cfg.rules, **cfg.env))
+        return make
+
+    def meta(self) -> dict[str, Any]:
+        cfg = self.config
+        return {"game": cfg.game, "num_players": self.pool.n, "rules": self.rules_dict,
+                "observation_size": self.obs_size, "action_size": self.n_actions,
+                "observation_version": rams_env.make_game(cfg.game, cfg.num_players, **cfg.rules).observation.version,
+                "net_arch": list(cfg.ppo.net_arch), "steps": int(self.model.num_timesteps), "seed": cfg.seed,
+                "evaluation": self.history[-1] if self.history else None, "config": as_dict(cfg)}
+
+    def save(self, name: str) -> Path:
+        return save_checkpoint(self.out / name, self.meta(), self.model.policy.state_dict(),
+                               self.model.policy.optimizer.state_dict())
+
+    def resume(self) -> None:
+        """Continue from ``last.zip``: weights, optimizer and step counter (weights-only loading)."""
+        meta, state, optimizer = load_checkpoint(self.out / "last.zip", with_optimizer=True)
+        if meta.get("game") != self.config.game or meta.get("observation_size") != self.obs_size:
+            raise CheckpointError(f"{self.out / 'last.zip'} belongs to another game or layout")
+        self.model.policy.load_state_dict(state, strict=True)
+        if optimizer is not None:
+            self.model.policy.optimizer.load_state_dict(optimizer)
+        self.model.num_timesteps = int(meta["steps"])
+        self.history = list(meta.get("history", [])) or ([meta["evaluation"]] if meta.get("evaluation") else [])
+        self.pool.refresh(self.model.policy)
+
+    def evaluate(self, log=None, deals: int | None = None) -> list[MatchResult]:
+        cfg = self.config
+        candidate = PolicyAgent(self.model.policy, deterministic=True, name="learner")
+        env_kwargs = {**cfg.rules, **{k: v for k, v in cfg.env.items() if k != "random_carry"}}
+        results = [duplicate_match(cfg.game, cfg.num_players, env_kwargs, candidate, b, deals or cfg.eval.deals)
+                   for b in cfg.eval.baselines]
+        self.history.append({"steps": int(self.model.num_timesteps),
+                             "results": [r.as_dict() for r in results]})
+        if log is not None:
+            for r in results:
+                log.record(f"eval/{r.baseline}_mean", r.mean)
+                log.record(f"eval/{r.baseline}_ci95", r.ci95)
+        return results
+
+    def train(self) -> None:
+        cfg = self.config
+        remaining = cfg.total_timesteps - self.model.num_timesteps
+        if remaining > 0:
+            self.model.learn(remaining, callback=TrainingMonitor(self), reset_num_timesteps=False,
+                             tb_log_name="ppo")
+        self.save("last.zip")
+
+    def report(self, results: list[MatchResult], seconds: float) -> str:
+        cfg = self.config
+        table = format_table(results, f"{cfg.game}: learner after {self.model.num_timesteps} steps vs baselines "
+                                      f"(duplicate deals, every seat)")
+        summary = {"game": cfg.game, "steps": int(self.model.num_timesteps), "seconds": round(seconds, 1),
+                   "final": [r.as_dict() for r in results], "history": self.history}
+        (self.out / "results.json").write_text(json.dumps(summary, indent=2))
+        self._plot()
+        return table
+
+    def _plot(self) -> None:
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            return
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        for baseline in self.config.eval.baselines:
+            points = [(h["steps"], r["mean"], r["ci95"]) for h in self.history for r in h["results"]
+                      if r["baseline"] == baseline]
+            if points:
+                x, y, e = zip(*points, strict=True)
+                ax.errorbar(x, y, yerr=e, marker="o", capsize=3, label=f"vs {baseline}")
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xlabel("learner steps")
+        ax.set_ylabel("advantage per deal over the baseline")
+        ax.set_title(f"{self.config.game}: evaluation during training")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(self.out / "evaluation.png", dpi=110)
+        plt.close(fig)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="rams train", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("config", nargs="?", help="YAML config (configs/train/<game>.yaml); defaults if omitted")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a config value, e.g. --set ppo.learning_rate=1e-4 (repeatable)")
+    parser.add_argument("--resume", action="store_true", help="continue from <out_dir>/last.zip")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        config = load_config(args.config, args.overrides)
+    except (ConfigError, ValueError, OSError) as err:
+        print(f"rams train: {err}", file=sys.stderr)
+        return 2
+    torch.set_num_threads(config.torch_threads)
+    run = Run(config, quiet=args.quiet)
+    (run.out / "config.yaml").write_text(yaml.safe_dump(as_dict(config), sort_keys=False))
+    if args.resume:
+        try:
+            run.resume()
+        except CheckpointError as err:
+            print(f"rams train: cannot resume: {err}", file=sys.stderr)
+            return 2
+    start = time.perf_counter()
+    run.train()
+    results = run.evaluate()
+    run.save("final.zip")
+    print(run.report(results, time.perf_counter() - start))
+    print(f"checkpoints, results.json, evaluation.png: {run.out}/   TensorBoard: tensorboard --logdir {run.out / 'tb'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
