@@ -13,6 +13,7 @@ GAMES: dict[str, str] = {
     "mauscheln": "rams_env.games.mauscheln:Mauscheln",
     "lupfen": "rams_env.games.lupfen:Lupfen",
     "tippen": "rams_env.games.tippen:Tippen",
+    "fipsen": "rams_env.games.fipsen:Fipsen",
 }
 """Game name -> "module:class" (imported lazily, so importing rams_env stays cheap)."""
 
