@@ -183,3 +183,16 @@ def test_property_random_deals(case, seed, hidden_every):
     game, preset, n = case
     env = make(game, preset, n, random_carry=seed % 2 == 1)
     random_playout(env, seed, np.random.default_rng(seed), check_hidden_every=hidden_every)
+
+
+ALL_SIZES = [(g, p, n) for g, p, _ in cases(extra_players=False)
+             for n in range(*(lambda r: (r[0], r[1] + 1))(rams_env.make_game(g, preset=p).player_range()))]
+
+
+@pytest.mark.parametrize(("game", "preset", "n"), ALL_SIZES, ids=[f"{g}-{p}-{n}p" for g, p, n in ALL_SIZES])
+def test_every_table_size_plays(game, preset, n):
+    """Every preset at every table size its rules allow (the main tests cover smallest, usual, largest)."""
+    rng = np.random.default_rng(n)
+    envs = [make(game, preset, n), make(game, preset, n, random_carry=True)]
+    for seed in range(12):
+        random_playout(envs[seed % 2], seed, rng, check_hidden_every=5)

@@ -277,3 +277,70 @@ def test_variation_combinations_play_and_conserve(ruleset, dealer_option, robbin
 def test_invalid_rules_are_named(options, named):
     with pytest.raises(ValueError, match=named):
         rams_env.make("tippen", 4, **options)
+
+
+# ======================================= legal plays per rule set, table-driven
+H1 = ["7c Ah Kh", "8c 9c Qh", "As Ks Qs", "7d 8d 9d"]
+H2 = ["7c 8c 9c", "Ah Kh Qh", "As Ks Qs", "7d 8d 9d"]
+H3 = ["7c 8c 9c", "Ah Ks Qs", "Kh As Js", "7d 8d 9d"]
+H4 = ["7c Ah Kh", "8c 9c Qh", "As Ks Qs", "7d 8d 9h"]  # 1821: the dealer's last card (9h) shows trumps
+
+LEGAL_CASES = [
+    # (rule set, hands, turned, moves, legal for the player to act)
+    ("meyers_1905", H1, "10h", "0:7c", "8c 9c"),  # follow; no duty to head
+    ("meyers_1905", H1, "10h", "0:Ah", "Qh"),  # follow trumps
+    ("meyers_1905", H1, "10h", "0:7c 1:8c 2:Qs", "7d 8d 9d"),  # void, no trump: any card
+    ("meyers_1905", H2, "10h", "0:7c", "Ah Kh Qh"),  # void: must trump, any trump
+    ("meyers_1905", H2, "10h", "0:7c 1:Qh", "As Ks Qs"),  # void, no trump, trick trumped: any card
+    ("alvensleben_1859", H3, "10h", "", "7c 8c 9c"),  # no trump to lead: any card
+    ("alvensleben_1859", H3, "10h", "0:7c", "Ah Ks Qs"),  # void: trump or discard at will
+    ("alvensleben_1859", H3, "10h", "0:7c 1:Ah", "As Js Kh"),  # trumped trick: overtrump, discard, or under
+    ("alvensleben_1859", H1, "10h", "", "Ah Kh"),  # three or more active: lead a trump
+    ("drei_karten_1821", H4, None, "0:7c", "8c 9c"),
+    ("drei_karten_1821", H4, None, "0:Ah", "Qh"),
+    ("drei_karten_1821", H4, None, "0:Ah 1:Qh 2:As", "9h"),  # the dealer follows with the trump card shown
+    ("drei_karten_1821", H4, None, "0:7c 1:8c 2:As", "7d 8d 9h"),  # void: may trump or discard
+    ("modern", H2, "10h", "0:tap 1:tap 2:pass 3:pass 0:done 1:done 0:7c", "Ah Kh Qh"),
+    ("modern", H3, "10h", "0:tap 1:tap 2:tap 3:pass 0:done 1:done 2:done 0:7c 1:Ah", "Kh"),  # void: trump
+]
+
+
+@pytest.mark.parametrize(("ruleset", "hands", "turned", "moves", "expected"), LEGAL_CASES)
+def test_legal_plays_per_rule_set(ruleset, hands, turned, moves, expected):
+    env, raw = table(hands=hands, turned=turned, ruleset=ruleset)
+    if moves:
+        play(env, moves)
+    assert legal(raw) == sorted(expected.split())
+
+
+def test_1821_with_a_bete_anyone_may_pass_and_tricks_still_earn_a_counter():
+    env, raw = table(hands=H4, turned=None, ruleset="drei_karten_1821", pot=6)
+    assert raw.state.phase is Phase.BID
+    play(env, "0:tap 1:tap 2:pass 3:pass 0:Ah 1:Qh 0:7c 1:8c 1:9c 0:Kh")
+    assert raw.state.tricks_won == [2, 1, 0, 0]
+    assert chips(raw) == [2, 1, 0, -3] and raw.state.ledger.pot == 6
+
+
+def test_loup_six_tricks_one_counter_each_trickless_pays_the_pot():
+    hands = ["Ac Kc Qc Jc 10c 9c", "Ah Kh Qh Jh 10h 9h", "As Ks Qs Js 10s 9d"]
+    env, raw = table(hands=hands, turned=None, dealer=2, ruleset="loup")
+    assert raw.view("player_0")["trump"] == "d" and raw.state.ledger.pot == 6  # the dealer antes 6
+    play(env, "0:Ac 1:Ah 2:As 0:Kc 1:Kh 2:Ks 0:Qc 1:Qh 2:Qs 0:Jc 1:Jh 2:Js 0:10c 1:10h 2:10s 0:9c 1:9h 2:9d")
+    assert raw.state.tricks_won == [5, 0, 1]
+    assert chips(raw) == [5, -6, -5] and raw.state.ledger.pot == 6
+
+
+def test_1905_lone_player_and_all_pass_with_a_bete():
+    env, raw = table(hands=HANDS_1905, ruleset="meyers_1905", pot=9)
+    play(env, "0:pass 1:pass 2:tap 3:pass")
+    assert raw.state.breakdown["reason"] == "lone_player" and chips(raw) == [0, 0, 12, -3]
+    env, raw = table(hands=HANDS_1905, ruleset="meyers_1905", pot=9)
+    play(env, "0:pass 1:pass 2:pass 3:pass")
+    assert raw.state.breakdown["reason"] == "all_passed" and raw.state.ledger.pot == 12
+
+
+def test_1905_trickless_player_pays_the_whole_pot():
+    env, raw = table(hands=HANDS_1905, ruleset="meyers_1905", pot=9)
+    play(env, "0:tap 1:tap 2:tap 3:pass 0:7c 1:8c 2:Qs 1:9c 2:Ks 0:Kh 0:Ah 1:Qh 2:As")
+    assert raw.state.tricks_won == [2, 1, 0, 0]
+    assert chips(raw) == [8, 4, -12, -3] and raw.state.ledger.pot == 12  # a third of 12 per trick
