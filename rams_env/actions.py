@@ -64,6 +64,11 @@ class ActionLayout:
     def __len__(self) -> int:
         return len(self.labels)
 
+    @property
+    def singles(self) -> dict[str, int]:
+        """Action id of every one-action segment by name (``"knock"``, ``"pass"``...)."""
+        return {seg.name: self.start[seg.name] for seg in self.segments if seg.items is None}
+
     def id(self, name: str, item_index: int = 0) -> int:
         """Action id of the ``item_index``-th item of segment ``name``."""
         return self.start[name] + item_index

@@ -66,6 +66,19 @@ class State:
         return copy.deepcopy(self)
 
 
+def redeal_unseen(groups: Sequence[list[int]], rng: np.random.Generator) -> None:
+    """Deal the cards of ``groups`` (lists changed in place) anew among them, every size kept.
+
+    The helper behind every game's ``shuffle_unseen``: pass the places a seat cannot see.
+    """
+    pool = [c for g in groups for c in g]
+    pool = [pool[i] for i in rng.permutation(len(pool))]
+    at = 0
+    for g in groups:
+        g[:] = pool[at:at + len(g)]
+        at += len(g)
+
+
 @dataclass(frozen=True)
 class DealSpec:
     """A fixed deal from reset options: hands per seat and the stock top first."""

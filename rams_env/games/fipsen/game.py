@@ -16,7 +16,7 @@ import numpy as np
 
 from rams_env.actions import ActionLayout, Segment
 from rams_env.cards import NATURAL_ORDER, SUITS, Pack, card, rank_of, suit_of
-from rams_env.game import DealSpec, Game, OptionError
+from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.games.fipsen import observe
 from rams_env.games.fipsen.contracts import Contract, Talon, Trumps
 from rams_env.games.fipsen.rules import Auction, FipsenRules, Variant
@@ -24,6 +24,7 @@ from rams_env.games.fipsen.state import FipsenState, Phase
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import ledger_from_carry, net_results
 from rams_env.seating import next_seat, seats_from
+from rams_env.trickplay import play_card
 from rams_env.tricks import PlayRules, TrickOrder
 
 HAND_SIZE = TRICKS = 5
@@ -49,7 +50,7 @@ class Fipsen(Game):
         super().__init__(num_players if num_players is not None else rules.spec.players, rules, session=session)
         self.spec = self.rules.spec
         self.ladder: tuple[Contract, ...] = self.spec.ladder
-        self.ids = {seg.name: self.actions.start[seg.name] for seg in self.actions.segments if seg.items is None}
+        self.ids = self.actions.singles
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
         self.preference = SUITS.index(self.spec.preference)
         self.suits = sorted({suit_of(c) for c in self.pack().cards})
@@ -348,18 +349,10 @@ class Fipsen(Game):
         state.leader = state.to_act = (state.dealer + 1) % self.num_players  # forehand leads
 
     def _play_card(self, state: FipsenState, seat: int, card_id: int) -> None:
-        state.hands[seat].remove(card_id)
-        state.trick.append((seat, card_id))
-        state.played[seat].append(card_id)
-        if len(state.trick) < self.num_players:
-            state.to_act = (seat + 1) % self.num_players
+        if play_card(state, seat, card_id, self._orders[state.trump], lambda s: True) is None:
             return
-        winner = state.trick[self._orders[state.trump].winning_index([c for _, c in state.trick])][0]
-        state.tricks_won[winner] += 1
-        state.tricks_played += 1
-        state.trick, state.leader, state.to_act = [], winner, winner
         if self.thedinghausen:
-            self._race_trick(state, winner)
+            self._race_trick(state, state.leader)
         else:
             self._check_contract(state)
 
@@ -465,12 +458,7 @@ class Fipsen(Game):
         clone = state.clone()
         groups = [clone.hands[s] for s in range(self.num_players) if s != seat]
         groups += [clone.face_down[s] for s in range(self.num_players) if s != seat] + [clone.skat, clone.aside]
-        pool = [c for g in groups for c in g]
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        at = 0
-        for g in groups:
-            g[:] = pool[at:at + len(g)]
-            at += len(g)
+        redeal_unseen(groups, rng)
         return clone
 
     def conserved(self, state: FipsenState) -> dict[str, Any]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rams_env.game import State
 from rams_env.stakes import Ledger
+from rams_env.trickplay import TrickState
 
 
 class Phase(Enum):
@@ -20,7 +20,7 @@ class Phase(Enum):
 
 
 @dataclass
-class FipsenState(State):
+class FipsenState(TrickState):
     """Everything about a Fipsen session and its deal (all hands: never shown to agents)."""
 
     ledger: Ledger = field(default_factory=lambda: Ledger([]))  # Thedinghausen hedewigs
@@ -28,7 +28,6 @@ class FipsenState(State):
     sheet: list[int] = field(default_factory=list)  # the score sheet (Holstein and Mecklenburg points)
     sheet_start: list[int] = field(default_factory=list)
     phase: Phase = Phase.AUCTION
-    hands: list[list[int]] = field(default_factory=list)
     skat: list[int] = field(default_factory=list)
     aside: list[int] = field(default_factory=list)  # Kieker cards / talon / Dutt / unused cards
     turned: int | None = None  # Thedinghausen trump card
@@ -48,9 +47,4 @@ class FipsenState(State):
     fipsen: int | None = None  # Thedinghausen: who announced "fipsen"
     race: list[int] = field(default_factory=list)  # Thedinghausen: tricks toward the prize
     race_won: bool = False
-    leader: int = 0
-    trick: list[tuple[int, int]] = field(default_factory=list)
-    tricks_played: int = 0
-    tricks_won: list[int] = field(default_factory=list)
-    played: list[list[int]] = field(default_factory=list)
     redeals: int = 0

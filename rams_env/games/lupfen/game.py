@@ -16,13 +16,14 @@ import numpy as np
 
 from rams_env.actions import ActionLayout, Segment
 from rams_env.cards import LUPFEN_20, SUITS, Pack, RankOrder, rank_of, suit_of
-from rams_env.game import DealSpec, Game
+from rams_env.game import DealSpec, Game, redeal_unseen
 from rams_env.games.lupfen import observe
 from rams_env.games.lupfen.rules import LupfenRules, SessionEnd
 from rams_env.games.lupfen.state import Bid, LupfenState, Phase, Round
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
 from rams_env.seating import next_seat, seats_from
+from rams_env.trickplay import play_card
 from rams_env.tricks import PlayRules, TrickOrder
 
 HAND_SIZE = TRICKS = 3
@@ -53,7 +54,7 @@ class Lupfen(Game):
 
     def __init__(self, num_players: int | None = None, rules: LupfenRules | None = None, *, session=False):
         super().__init__(num_players, rules, session=session)
-        self.ids = {seg.name: self.actions.start[seg.name] for seg in self.actions.segments if seg.items is None}
+        self.ids = self.actions.singles
         self._orders = [TrickOrder(RANKS, trump=t) for t in range(len(SUITS))]
 
     def player_range(self) -> tuple[int, int]:
@@ -291,19 +292,8 @@ class Lupfen(Game):
         state.leader = state.to_act = next_seat(self.num_players, state.dealer, state.active)
 
     def _play_card(self, state: LupfenState, seat: int, card_id: int) -> None:
-        state.hands[seat].remove(card_id)
-        state.trick.append((seat, card_id))
-        state.played[seat].append(card_id)
-        done = {s for s, _ in state.trick}
-        nxt = next_seat(self.num_players, seat, lambda s: state.active(s) and s not in done)
-        if nxt is not None:
-            state.to_act = nxt
-            return
-        winner = state.trick[self._orders[state.trump].winning_index([c for _, c in state.trick])][0]
-        state.tricks_won[winner] += 1
-        state.tricks_played += 1
-        state.trick, state.leader, state.to_act = [], winner, winner
-        if state.tricks_played == TRICKS:
+        trick = play_card(state, seat, card_id, self._orders[state.trump], state.active)
+        if trick is not None and state.tricks_played == TRICKS:
             self._settle(state)
 
     def _settle(self, state: LupfenState) -> None:
@@ -345,12 +335,7 @@ class Lupfen(Game):
         groups = [clone.hands[s] for s in range(self.num_players) if s != seat or not state.looked[seat]]
         stock = clone.stock[1:] if clone.turned is not None else clone.stock  # the turned card is public
         groups.append(stock)
-        pool = [c for g in groups for c in g]
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        at = 0
-        for g in groups:
-            g[:] = pool[at:at + len(g)]
-            at += len(g)
+        redeal_unseen(groups, rng)
         if clone.turned is not None:
             clone.stock[1:] = stock
         return clone

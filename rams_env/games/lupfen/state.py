@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rams_env.game import DealSpec, State
+from rams_env.game import DealSpec
 from rams_env.stakes import Ledger
+from rams_env.trickplay import TrickState
 
 
 class Round(Enum):
@@ -32,7 +33,7 @@ class Bid(Enum):
 
 
 @dataclass
-class LupfenState(State):
+class LupfenState(TrickState):
     """Everything about a Lupfen session and its deal (all hands: never shown to agents)."""
 
     ledger: Ledger = field(default_factory=lambda: Ledger([]))
@@ -40,7 +41,6 @@ class LupfenState(State):
     round: Round = Round.FORCE
     phase: Phase = Phase.LIFT
     pending_deal: DealSpec | None = None
-    hands: list[list[int]] = field(default_factory=list)
     stock: list[int] = field(default_factory=list)  # top first; the top card is turned for trump
     trump: int | None = None
     turned: int | None = None
@@ -52,11 +52,6 @@ class LupfenState(State):
     shoves: int = 0
     redeals: int = 0
     queue: list[int] = field(default_factory=list)
-    leader: int = 0
-    trick: list[tuple[int, int]] = field(default_factory=list)
-    tricks_played: int = 0
-    tricks_won: list[int] = field(default_factory=list)
-    played: list[list[int]] = field(default_factory=list)
     pot_at_play: int = 0
     last_round_shared_out: bool = False
 

@@ -15,13 +15,14 @@ import numpy as np
 
 from rams_env.actions import ActionLayout, Segment
 from rams_env.cards import NATURAL_ORDER, SUITS, Pack, card, rank_of, suit_of
-from rams_env.game import DealSpec, Game, OptionError
+from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.games.mauscheln import observe
 from rams_env.games.mauscheln.rules import MauschelnRules, TrickShare
 from rams_env.games.mauscheln.state import Bid, MauschelnState, Phase
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
-from rams_env.seating import next_seat, seats_from
+from rams_env.seating import seats_from
+from rams_env.trickplay import play_card
 from rams_env.tricks import PlayRules, TrickOrder
 
 HAND_SIZE = 4
@@ -43,7 +44,7 @@ class Mauscheln(Game):
 
     def __init__(self, num_players: int | None = None, rules: MauschelnRules | None = None, *, session=False):
         super().__init__(num_players, rules, session=session)
-        self.ids = {seg.name: self.actions.start[seg.name] for seg in self.actions.segments if seg.items is None}
+        self.ids = self.actions.singles
         top_trumps = [BELLI] if self.rules.belli else [WELI] if self.rules.weli else []
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t, top_trumps=top_trumps, top_trumps_below=1)
                         for t in range(len(SUITS))]
@@ -264,25 +265,15 @@ class Mauscheln(Game):
         state.to_act = state.sneaker
 
     def _play_card(self, state: MauschelnState, seat: int, card_id: int) -> None:
-        state.hands[seat].remove(card_id)
-        state.trick.append((seat, card_id))
-        state.played[seat].append(card_id)
-        done = {s for s, _ in state.trick}
-        nxt = next_seat(self.num_players, seat, lambda s: state.active(s) and s not in done)
-        if nxt is not None:
-            state.to_act = nxt
+        trick = play_card(state, seat, card_id, self.order(state), state.active)
+        if trick is None:
             return
-        order = self.order(state)
-        winner, winning_card = state.trick[order.winning_index([c for _, c in state.trick])]
+        winning_card = next(c for s, c in trick if s == state.leader)
         if self.rules.belli_penalty and rank_of(winning_card) == "A" and suit_of(winning_card) == state.trump:
-            state.belli_lost_by += [s for s, c in state.trick if c == BELLI]
-        state.tricks_won[winner] += 1
-        state.tricks_played += 1
-        state.trick, state.leader, state.to_act = [], winner, winner
+            state.belli_lost_by += [s for s, c in trick if c == BELLI]
         if state.tricks_played == TRICKS:
             self._settle(state)
 
-    # ----------------------------------------------------------- settlement
     def _settle(self, state: MauschelnState) -> None:
         """Shares per trick out of the pot, then bêtes into it ("Scoring")."""
         ledger, pot = state.ledger, state.pot_at_play
@@ -336,12 +327,7 @@ class Mauscheln(Game):
         groups = [clone.hands[s] for s in others] + [clone.face_down[s] for s in others] + [clone.talon]
         if self.hand_is_hidden(state, seat):
             groups.append(clone.hands[seat])
-        pool = [c for g in groups for c in g]
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        at = 0
-        for g in groups:
-            g[:] = pool[at:at + len(g)]
-            at += len(g)
+        redeal_unseen(groups, rng)
         return clone
 
     def conserved(self, state: MauschelnState) -> dict[str, Any]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rams_env.game import State
 from rams_env.stakes import Ledger
+from rams_env.trickplay import TrickState
 
 
 class Phase(Enum):
@@ -29,12 +29,11 @@ class Bid(Enum):
 
 
 @dataclass
-class MauschelnState(State):
+class MauschelnState(TrickState):
     """Everything about a Mauscheln session and its deal (all hands: never shown to agents)."""
 
     ledger: Ledger = field(default_factory=lambda: Ledger([]))
     phase: Phase = Phase.SNEAK
-    hands: list[list[int]] = field(default_factory=list)
     talon: list[int] = field(default_factory=list)  # top first
     turned: int = -1  # the turned trump card (face up; the dealer takes it after a knock)
     turn_up_taken: bool = False
@@ -48,11 +47,6 @@ class MauschelnState(State):
     exchanged: list[int] = field(default_factory=list)  # cards exchanged per seat (public)
     pending: int = 0  # cards discarded so far by the player exchanging now
     queue: list[int] = field(default_factory=list)
-    leader: int = 0
-    trick: list[tuple[int, int]] = field(default_factory=list)
-    tricks_played: int = 0
-    tricks_won: list[int] = field(default_factory=list)
-    played: list[list[int]] = field(default_factory=list)
     pot_at_play: int = 0
     belli_lost_by: list[int] = field(default_factory=list)  # seats whose Belli fell to the trump ace
 

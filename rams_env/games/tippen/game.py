@@ -16,13 +16,14 @@ import numpy as np
 
 from rams_env.actions import ActionLayout, Segment
 from rams_env.cards import NATURAL_ORDER, SUITS, Pack, rank_of, suit_of
-from rams_env.game import DealSpec, Game, OptionError
+from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.games.tippen import observe
 from rams_env.games.tippen.rules import Bete, DealerOption, PlayMode, TippenRules, TrickPays, TrumpFrom
 from rams_env.games.tippen.state import Bid, Phase, TippenState
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
 from rams_env.seating import next_seat, seats_from
+from rams_env.trickplay import play_card
 from rams_env.tricks import Lead, PlayRules, TrickOrder
 
 PLAY_RULES = {
@@ -48,7 +49,7 @@ class Tippen(Game):
 
     def __init__(self, num_players: int | None = None, rules: TippenRules | None = None, *, session=False):
         super().__init__(num_players, rules, session=session)
-        self.ids = {seg.name: self.actions.start[seg.name] for seg in self.actions.segments if seg.items is None}
+        self.ids = self.actions.singles
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
         self.play_rules = PLAY_RULES[self.rules.play_mode]
 
@@ -323,24 +324,13 @@ class Tippen(Game):
         state.leader = state.to_act = next_seat(self.num_players, state.dealer, state.active)
 
     def _play_card(self, state: TippenState, seat: int, card_id: int) -> None:
-        state.hands[seat].remove(card_id)
-        state.trick.append((seat, card_id))
-        state.played[seat].append(card_id)
-        done = {s for s, _ in state.trick}
-        nxt = next_seat(self.num_players, seat, lambda s: state.active(s) and s not in done)
-        if nxt is not None:
-            state.to_act = nxt
+        if play_card(state, seat, card_id, self._orders[state.trump], state.active) is None:
             return
-        winner = state.trick[self._orders[state.trump].winning_index([c for _, c in state.trick])][0]
-        if state.tricks_played == 0:
-            state.first_trick_winner = winner
-        state.tricks_won[winner] += 1
-        state.tricks_played += 1
-        state.trick, state.leader, state.to_act = [], winner, winner
+        if state.tricks_played == 1:
+            state.first_trick_winner = state.leader
         if state.tricks_played == self.rules.hand_size:
             self._settle(state)
 
-    # -------------------------------------------------------------- settlement
     def _per_trick(self, pot: int) -> int:
         pays, stake = self.rules.trick_pays, self.rules.stake
         if pays is TrickPays.COUNTER or (pays is TrickPays.COUNTER_THEN_THIRD and pot == stake):
@@ -411,12 +401,9 @@ class Tippen(Game):
         upcard = [clone.trump_card] if self._upcard_on_table(state) and clone.trump_card not in known else []
         groups.append(upcard)
         free = [[c for c in g if c not in known] for g in groups]
-        pool = [c for g in free for c in g]
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        at = 0
+        redeal_unseen(free, rng)
         for g, f in zip(groups, free, strict=True):
-            g[:] = [c for c in g if c in known] + pool[at:at + len(f)]
-            at += len(f)
+            g[:] = [c for c in g if c in known] + f
         if upcard:
             clone.trump_card, clone.trump = upcard[0], suit_of(upcard[0])
         return clone

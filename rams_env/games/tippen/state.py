@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rams_env.game import DealSpec, State
+from rams_env.game import DealSpec
 from rams_env.stakes import Ledger
+from rams_env.trickplay import TrickState
 
 
 class Phase(Enum):
@@ -29,14 +30,13 @@ class Bid(Enum):
 
 
 @dataclass
-class TippenState(State):
+class TippenState(TrickState):
     """Everything about a Tippen session and its deal (all hands: never shown to agents)."""
 
     ledger: Ledger = field(default_factory=lambda: Ledger([]))
     session_start: list[int] = field(default_factory=list)
     phase: Phase = Phase.BID
     pending_deal: DealSpec | None = None
-    hands: list[list[int]] = field(default_factory=list)
     talon: list[int] = field(default_factory=list)
     trump_card: int = -1
     trump: int = 0
@@ -51,11 +51,6 @@ class TippenState(State):
     shoves: int = 0
     hops: int = 0
     queue: list[int] = field(default_factory=list)
-    leader: int = 0
-    trick: list[tuple[int, int]] = field(default_factory=list)
-    tricks_played: int = 0
-    tricks_won: list[int] = field(default_factory=list)
-    played: list[list[int]] = field(default_factory=list)
     first_trick_winner: int | None = None
     pot_at_play: int = 0
     forced: bool = False

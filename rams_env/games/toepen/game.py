@@ -14,7 +14,7 @@ import numpy as np
 
 from rams_env.actions import ActionLayout, Segment
 from rams_env.cards import PIQUET_32, SUITS, Pack, RankOrder, rank_of
-from rams_env.game import DealSpec, Game, OptionError
+from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.games.toepen import observe
 from rams_env.games.toepen.rules import FoldedWinner, KnockTiming, ToepenRules
 from rams_env.games.toepen.state import Phase, Signal, ToepenState
@@ -46,7 +46,7 @@ class Toepen(Game):
         self.order = TrickOrder(RANKS)
         self.precedence = [SUITS.index(s) for s in self.rules.suit_precedence]
         self.play_ids = [self.actions.id("play", i) for i in range(len(PIQUET_32))]
-        self.ids = {seg.name: self.actions.start[seg.name] for seg in self.actions.segments if seg.items is None}
+        self.ids = self.actions.singles
 
     # ------------------------------------------------------------ declarations
     def player_range(self) -> tuple[int, int]:
@@ -403,12 +403,7 @@ class Toepen(Game):
         groups = [clone.hands[s] for s in others] + [clone.face_down[s] for s in others] + [clone.stock]
         if clone.claimant is not None and clone.claimant != seat:
             groups.append(clone.claim)
-        pool = [c for g in groups for c in g]
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        at = 0
-        for g in groups:
-            g[:] = pool[at:at + len(g)]
-            at += len(g)
+        redeal_unseen(groups, rng)
         return clone
 
     def conserved(self, state: ToepenState) -> dict[str, Any]:

@@ -1,0 +1,55 @@
+"""Card play written once for the pot and auction games: the fields and the step of a trick.
+
+The trick rules themselves (legal cards, the winner) are in tricks.py; this module keeps
+the bookkeeping every game repeats: the card leaves the hand, joins the trick and the
+record of play, the next player still in the deal acts, and a complete trick goes to its
+winner, who leads the next. Toepen, whose folded players and knock windows change who
+plays and who wins, keeps its own version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rams_env.game import State
+from rams_env.seating import next_seat
+from rams_env.tricks import TrickOrder
+
+
+@dataclass
+class TrickState(State):
+    """Fields of a deal played in tricks."""
+
+    hands: list[list[int]] = field(default_factory=list)
+    leader: int = 0
+    trick: list[tuple[int, int]] = field(default_factory=list)  # (seat, card) in play order
+    tricks_played: int = 0
+    tricks_won: list[int] = field(default_factory=list)
+    played: list[list[int]] = field(default_factory=list)  # every card each seat played this deal
+
+    def clear_tricks(self) -> None:
+        n = self.num_players
+        self.trick, self.tricks_played, self.tricks_won, self.played = [], 0, [0] * n, [[] for _ in range(n)]
+
+
+def play_card(state: TrickState, seat: int, card: int, order: TrickOrder,
+              plays: Callable[[int], bool]) -> list[tuple[int, int]] | None:
+    """Play ``card``; returns the completed trick (its winner now leads) or None (the next player acts).
+
+    ``plays(seat)`` tells who takes part in this deal's tricks.
+    """
+    state.hands[seat].remove(card)
+    state.trick.append((seat, card))
+    state.played[seat].append(card)
+    done = {s for s, _ in state.trick}
+    nxt = next_seat(state.num_players, seat, lambda s: plays(s) and s not in done)
+    if nxt is not None:
+        state.to_act = nxt
+        return None
+    trick = state.trick
+    winner = trick[order.winning_index([c for _, c in trick])][0]
+    state.tricks_won[winner] += 1
+    state.tricks_played += 1
+    state.trick, state.leader, state.to_act = [], winner, winner
+    return trick
