@@ -211,6 +211,142 @@ def test_duttfips_forehand_must_bid_one_round_and_the_dutt():
     assert raw.state.declarer == 1 and len(raw.state.hands[1]) == 10 and raw.state.to_discard == 5
 
 
+# ============================================== more scenarios, per variant
+THED2 = ["Ac Kc Qc Jc 7s", "9h 8s 9s 10s Js", "Ah 8h Qs Ks As", "Ad Kd Qd Jd 10d", "7c 8c 9c 10c 7h"]
+
+
+def test_thedinghausen_one_call_forehand_leads_six_cards_unused():
+    env, raw = table("thedinghausen", THED, first="10h")
+    assert len(raw.state.aside) == 6 and "aside" not in raw.view("player_0")
+    play(env, "0:pass 1:fipsen")
+    assert raw.state.phase is Phase.PLAY and raw.state.to_act == 0 and raw.view("player_3")["fipsen"] == 3
+
+
+def test_thedinghausen_overtrump_when_able_else_trump_anyway():
+    env, raw = table("thedinghausen", THED2, first="10h")
+    play(env, "0:pass 1:pass 2:pass 3:pass 4:pass 0:Ac")
+    assert legal(raw) == ["9h"]  # void in clubs: must trump
+    play(env, "1:9h")
+    assert legal(raw) == ["Ah"]  # must overtrump: the 8 would not beat the 9
+    play(env, "2:Ah")
+    assert legal(raw) == sorted("Ad Kd Qd Jd 10d".split())  # void, no trump: any card
+    play(env, "3:Ad")
+    assert legal(raw) == sorted("7c 8c 9c 10c".split())  # follow; a trump wins: no overtaking possible
+    hands = ["Ac Kc Qc Jc 7s", "Ah 8s 9s 10s Js", "9h 8h Qs Ks As", "Ad Kd Qd Jd 10d", "7c 8c 9c 10c 7h"]
+    env, raw = table("thedinghausen", hands, first="10h")
+    play(env, "0:pass 1:pass 2:pass 3:pass 4:pass 0:Ac 1:Ah")
+    assert legal(raw) == ["8h", "9h"]  # cannot overtrump the ace: must still trump
+
+
+def test_grossenaspe_fips_without_skat_scores_twenty():
+    env, raw = table("grossenaspe", SUITED, first="9c 8c")
+    play(env, "0:bid_fips 1:pass 2:pass 3:pass")
+    assert raw.state.phase is Phase.TRUMP and len(raw.state.hands[0]) == 5  # the only hand contract
+    play(env, "0:trump_c")
+    for lead in ("Ac", "Kc", "Qc", "Jc", "10c"):
+        play(env, f"0:{lead}")
+        for _ in range(3):
+            env.step(raw.legal_actions()[0])
+    assert raw.state.breakdown["points"] == 20  # a fixed value: clubs do not double it
+
+
+def test_grossenaspe_kieker_played_and_made_scores_ten():
+    hands = ["7s 8s 9s 10s 7h", "Ah Kh Qh Jh 10h", "As Ks Qs Js 8h", "Ad Kd Qd Jd 10d"]
+    env, raw = table("grossenaspe", hands, first="Ac Kc")
+    assert "bid kieker" in legal(raw)
+    play(env, "0:bid_kieker 1:pass 2:pass 3:pass")
+    assert sorted(raw.view("player_0")["own_discards"]) == sorted(hands[0].split())  # the dealt hand is out
+    play(env, "0:discard_7c 0:discard_8c 0:discard_9c 0:discard_9h 0:discard_7d 0:discard_8d 0:discard_9d")
+    play(env, "0:play_kieker 0:trump_c")
+    for lead in ("Ac", "Kc", "Qc", "Jc", "10c"):
+        play(env, f"0:{lead}")
+        for _ in range(3):
+            env.step(raw.legal_actions()[0])
+    assert raw.state.breakdown["points"] == 10
+
+
+def test_grossenaspe_a_pass_is_final_and_good_overcalls_the_number():
+    env, raw = table("grossenaspe", SUITED, first="9c 8c")
+    play(env, "0:bid_2 1:pass")
+    assert "bid 2 good" in legal(raw) and "bid 2" not in legal(raw)
+    play(env, "2:bid_2_good 3:pass 0:bid_3")
+    assert raw.state.to_act == 2  # player_1 passed: never asked again
+    play(env, "2:pass")
+    assert raw.state.declarer == 0 and raw.state.phase is Phase.DISCARD
+
+
+def test_prisdorf_last_player_may_still_bid_and_ruten_doubles():
+    env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
+    play(env, "1:pass 2:pass 3:pass")
+    assert raw.state.to_act == 0 and "pass" in legal(raw) and "bid 2" in legal(raw)
+    play(env, "0:bid_2 0:discard_7c 0:discard_7h 0:trump_d")
+    for lead in ("Ac", "Kc", "Qc", "Jc", "10c"):
+        play(env, f"0:{lead}")
+        for _ in range(3):
+            env.step(raw.legal_actions()[0])
+    assert raw.state.breakdown["points"] == 2 * 2 * 2  # two, Ruten, Durch
+
+
+def test_prisdorf_all_pass_same_dealer_deals_again():
+    env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
+    play(env, "1:pass 2:pass 3:pass 0:pass")
+    assert raw.state.phase is Phase.AUCTION and raw.state.redeals == 1 and raw.state.dealer == 3
+
+
+def test_prisdorf_kieker_takes_skat_and_the_three_aside():
+    env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
+    play(env, "1:pass 2:pass 3:bid_kieker 0:pass")
+    assert raw.state.declarer == 3 and len(raw.state.hands[3]) == 10 and raw.state.to_discard == 5
+
+
+def test_prisdorf_ladder_order():
+    ladder = [c.label for c in rams_env.make_game("fipsen", variant="prisdorf").ladder]
+    assert ladder[:3] == ["bid 2", "bid 2 hand", "bid 3"]
+    assert ladder.index("bid 4 hand") < ladder.index("bid kieker") < ladder.index("bid 5")
+
+
+def test_anseggerfips_ladder_fips_only_overcalled_by_rutenfips():
+    ladder = [c.label for c in rams_env.make_game("fipsen", variant="anseggerfips").ladder]
+    assert ladder[-2:] == ["bid fips", "bid rutenfips"] and ladder[:2] == ["bid 1", "bid 1 ruten"]
+
+
+def test_anseggerfips_ruten_bid_makes_the_rutenas_trump_and_scores():
+    env, raw = table("anseggerfips", MECK)
+    assert len(raw.state.aside) == 5  # the Dutt lies unused in Anseggerfips
+    play(env, "0:bid_2_ruten 1:pass 2:pass 3:pass")
+    assert raw.state.phase is Phase.PLAY and raw.state.trump == 3  # no choice: diamonds, the Rutenas alone
+    for lead in ("Ad", "Ac", "Kc", "Qc", "Jc"):
+        play(env, f"0:{lead}")
+        for _ in range(3):
+            env.step(raw.legal_actions()[0])
+    assert raw.state.breakdown["points"] == 4
+
+
+def test_anseggerfips_all_pass_redeal():
+    env, raw = table("anseggerfips", MECK)
+    play(env, "0:pass 1:pass 2:pass 3:pass")
+    assert raw.state.phase is Phase.AUCTION and raw.state.redeals == 1
+
+
+def test_duttfips_one_round_ruten_oewer_and_a_made_dutt():
+    env, raw = table("duttfips", MECK)
+    play(env, "0:bid_dutt 1:bid_ruten_oewer 2:pass 3:pass")
+    assert raw.state.declarer == 1 and raw.state.phase is Phase.DISCARD  # one round: no second chance for 0
+    for _ in range(5):
+        env.step(raw.legal_actions()[0])
+    assert raw.state.trump == 3 and raw.state.phase is Phase.PLAY  # the Rutenas is the only trump
+    env, raw = table("duttfips", MECK, first="7c 8h 7h 8s 7s")
+    play(env, "0:bid_dutt 1:pass 2:pass 3:pass")
+    play(env, "0:discard_7c 0:discard_8h 0:discard_7h 0:discard_8s 0:discard_7s")
+    assert legal(raw) == ["trump c", "trump h", "trump s"]  # diamonds is a bid of its own
+    play(env, "0:trump_c")
+    for lead in ("Ac", "Kc", "Qc", "Jc", "Ad"):
+        play(env, f"0:{lead}")
+        for _ in range(3):
+            env.step(raw.legal_actions()[0])
+    assert raw.state.tricks_won[0] == 5 and raw.state.breakdown["points"] == 1  # the majority: Dutt scores 1
+
+
 # ============================================================ invariants
 @pytest.mark.parametrize("variant", ["thedinghausen", "grossenaspe", "prisdorf", "anseggerfips", "duttfips"])
 def test_sessions_and_hidden_information(variant):

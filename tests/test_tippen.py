@@ -344,3 +344,35 @@ def test_1905_trickless_player_pays_the_whole_pot():
     play(env, "0:tap 1:tap 2:tap 3:pass 0:7c 1:8c 2:Qs 1:9c 2:Ks 0:Kh 0:Ah 1:Qh 2:As")
     assert raw.state.tricks_won == [2, 1, 0, 0]
     assert chips(raw) == [8, 4, -12, -3] and raw.state.ledger.pot == 12  # a third of 12 per trick
+
+
+# ============================================== more Drei Karten (1821) and Loup
+def test_1821_table_sizes_and_everyone_plays_the_first_hand():
+    rams_env.make("tippen", 6, ruleset="drei_karten_1821")
+    with pytest.raises(ValueError, match="num_players"):
+        rams_env.make("tippen", 7, ruleset="drei_karten_1821")
+    env, raw = table(hands=H4, turned=None, ruleset="drei_karten_1821")
+    assert raw.state.bids == [raw.state.bids[0]] * 4 and raw.state.forced
+    assert raw.state.hands[3][-1] == raw.game.pack().parse("9h")[0]  # the trump card stays with the dealer
+
+
+@pytest.mark.parametrize("ruleset", ["drei_karten_1821", "loup"])
+def test_old_rule_sets_lone_player_and_all_pass_with_a_bete(ruleset):
+    hands = H4 if ruleset == "drei_karten_1821" else ["Ac Kc Qc Jc 10c 9c", "Ah Kh Qh Jh 10h 9h",
+                                                      "As Ks Qs Js 10s 9s", "Ad Kd Qd Jd 10d 9d"]
+    stake = 3 if ruleset == "drei_karten_1821" else 6
+    env, raw = table(hands=hands, turned=None, ruleset=ruleset, pot=6)
+    play(env, "0:pass 1:tap 2:pass 3:pass")
+    assert raw.state.breakdown["reason"] == "lone_player" and chips(raw) == [0, 6 + stake, 0, -stake]
+    env, raw = table(hands=hands, turned=None, ruleset=ruleset, pot=6)
+    play(env, "0:pass 1:pass 2:pass 3:pass")
+    assert raw.state.ledger.pot == 6 + stake and raw.state.dealer == 0
+
+
+def test_loup_follow_suit_and_free_trumping():
+    hands = ["Ac Kc Qc Jc 10c 9c", "Ah Kh Qh Jh 10h 8c", "As Ks Qs Js 10s 9d"]
+    env, raw = table(hands=hands, turned=None, dealer=2, ruleset="loup")
+    play(env, "0:Ac")
+    assert legal(raw) == ["8c"]
+    play(env, "1:8c")
+    assert legal(raw) == sorted("As Ks Qs Js 10s 9d".split())  # void: trump or discard at will

@@ -34,6 +34,7 @@ class Contract:
     talon: Talon = Talon.SKAT
     trumps: Trumps = Trumps.CHOSEN
     needs: str = ""  # a holding the bidder must have: "no_courts", "rutenas", "siebener"
+    fixed: bool = False  # a fixed value (Kieker, Fips, Siebener): naming the preference suit does not double it
 
 
 def grossenaspe_ladder() -> list[Contract]:
@@ -42,10 +43,10 @@ def grossenaspe_ladder() -> list[Contract]:
     ladder = []
     for n in range(1, 6):
         if n == 5:
-            ladder.append(Contract("bid kieker", 5, 10, Talon.KIEKER_ALL, needs="no_courts"))
+            ladder.append(Contract("bid kieker", 5, 10, Talon.KIEKER_ALL, needs="no_courts", fixed=True))
         ladder.append(Contract(f"bid {n}", n, n))
         ladder.append(Contract(f"bid {n} good", n, 2 * n, trumps=Trumps.PREFERENCE))
-    ladder.append(Contract("bid fips", 5, 20, Talon.NONE))
+    ladder.append(Contract("bid fips", 5, 20, Talon.NONE, fixed=True))
     return ladder
 
 
@@ -55,10 +56,10 @@ def prisdorf_ladder() -> list[Contract]:
     ladder = []
     for n in range(2, 6):
         if n == 5:
-            ladder.append(Contract("bid kieker", 5, 10, Talon.KIEKER, needs="no_courts"))
+            ladder.append(Contract("bid kieker", 5, 10, Talon.KIEKER, needs="no_courts", fixed=True))
         ladder.append(Contract(f"bid {n}", n, n))
         ladder.append(Contract(f"bid {n} hand", n, 2 * n, Talon.NONE))
-    ladder.append(Contract("bid siebener", 0, 30, Talon.NONE, needs="siebener"))
+    ladder.append(Contract("bid siebener", 0, 30, Talon.NONE, needs="siebener", fixed=True))
     return ladder
 
 

@@ -408,7 +408,7 @@ class Fipsen(Game):
     # ---------------------------------------------------------------- scoring
     def contract_value(self, state: FipsenState, level: int) -> int:
         contract = self.ladder[level]
-        doubled = (self.spec.preference_doubles and contract.trumps is Trumps.CHOSEN
+        doubled = (self.spec.preference_doubles and contract.trumps is Trumps.CHOSEN and not contract.fixed
                    and state.trump == self.preference)
         return contract.value * (2 if doubled else 1)
 
