@@ -392,11 +392,11 @@ class Fipsen(Game):
         if self.spec.play_on and lost > TRICKS - target:
             self._award(state, seat, state.contract, made=state.playing_on, reason="failed",
                         failed_durch=state.playing_on)
-        elif self.spec.play_on and won >= target and not state.playing_on and target < TRICKS:
-            state.phase, state.to_act = Phase.PLAY_ON, seat
         elif state.tricks_played == TRICKS:
             self._award(state, seat, state.contract, made=won >= target, reason="played",
                         durch=won == TRICKS)
+        elif self.spec.play_on and won >= target and not state.playing_on and target < TRICKS:
+            state.phase, state.to_act = Phase.PLAY_ON, seat  # only while tricks remain to play for
 
     def _play_on(self, state: FipsenState, seat: int, on: bool) -> None:
         if on:
