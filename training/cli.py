@@ -1,10 +1,7 @@
 """The ``rams`` command: one entry point, one module per subcommand.
 
-    rams demo      play a batch of deals among scripted agents and print the result
-    rams train     train a self-play agent from a config (training/train.py)
-    rams evaluate  duplicate-deal tournament among agents (training/evaluate.py)
-    rams play      play a session yourself in the terminal (agents/human.py)
-    rams bluff     bluffing analysis of Toepen agents (training/bluff.py)
+    rams train     train a self-play agent from a YAML config, evaluate it (training/train.py)
+    rams demo      play a batch of deals among random agents and print the result (training/demo.py)
 
 Each subcommand has its own ``--help``.
 """
@@ -15,12 +12,8 @@ import importlib
 import sys
 
 COMMANDS = {
-    "demo": ("training.demo", "play a batch of deals among agents and print the result"),
-    "train": ("training.train", "train a self-play agent from a YAML config"),
-    "evaluate": ("training.evaluate", "duplicate-deal tournament among agents, with ratings"),
-    "play": ("agents.human", "play a session yourself in the terminal"),
-    "bluff": ("training.bluff", "bluffing analysis of Toepen agents"),
-    "exploit": ("training.exploit", "best-response probe of a checkpoint's exploitability"),
+    "train": ("training.train", "train a self-play agent from a YAML config and evaluate it"),
+    "demo": ("training.demo", "play a batch of deals among random agents and print the result"),
 }
 
 
