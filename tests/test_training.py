@@ -93,6 +93,7 @@ def test_checkpoint_round_trip_and_agent_acts_legally(tmp_path):
         assert agent.act(np.random.rand(4).astype(np.float32), mask, {}) in (1, 2)
 
 
+@pytest.mark.filterwarnings("ignore:Detected pickle protocol:UserWarning")  # the payload's own protocol
 def test_hostile_checkpoint_is_refused_without_executing_anything(tmp_path):
     marker = tmp_path / "pwned"
     path = tmp_path / "hostile.zip"
