@@ -2,6 +2,11 @@
 
     rams train     train a self-play agent from a YAML config, evaluate it (training/train.py)
     rams demo      play a batch of deals among random agents and print the result (training/demo.py)
+    rams evaluate  duplicate-deal tournament among agents, with ratings (training/evaluate.py)
+    rams baselines the baseline tables of docs/baselines.md, regenerated (training/baselines.py)
+    rams play      play a session in the terminal against agents (training/play.py)
+    rams exploit   train a best response against a frozen agent: its exploitability (training/exploit.py)
+    rams bluff     measure knocking, folding and dirty-hand bluffs in Toepen (training/bluff/)
 
 Each subcommand has its own ``--help``.
 """
@@ -14,6 +19,11 @@ import sys
 COMMANDS = {
     "train": ("training.train", "train a self-play agent from a YAML config and evaluate it"),
     "demo": ("training.demo", "play a batch of deals among random agents and print the result"),
+    "evaluate": ("training.evaluate", "duplicate-deal tournament among agents, with ratings and plots"),
+    "baselines": ("training.baselines", "regenerate the baseline tables of docs/baselines.md"),
+    "play": ("training.play", "play a session in the terminal against scripted or trained agents"),
+    "exploit": ("training.exploit", "train a best response against a frozen agent and report its gain"),
+    "bluff": ("training.bluff", "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
 }
 
 

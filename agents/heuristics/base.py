@@ -1,0 +1,68 @@
+"""What every heuristic player shares: named styles of validated parameters, a private
+generator, and the step from the structured view to a legal action id.
+
+A heuristic reads only ``view`` (the seat-relative dict of what its seat may know), the
+mask and the public rules (``game.rules``, rank orders, action labels). It never reads
+tensor indices of the observation nor the State.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+import numpy as np
+
+from agents.registry import AgentSpecError
+
+
+@dataclasses.dataclass(frozen=True)
+class Params:
+    """Base for a heuristic's thresholds; subclasses add commented fields with defaults."""
+
+
+class HeuristicAgent:
+    """Base class: ``choose(view, legal)`` returns an action label; the base maps it to an id."""
+
+    params_type: ClassVar[type[Params]] = Params
+    STYLES: ClassVar[dict[str, dict[str, Any]]] = {"default": {}}
+    """Named parameter sets (the default style is the plain parameters)."""
+
+    def __init__(self, game, style: str = "default", seed: int | None = None, name: str | None = None,
+                 **overrides: Any) -> None:
+        self.validate(style, overrides)
+        self.game = game
+        self.rules = game.rules
+        self.style = style
+        self.params = self.params_type(**{**self.STYLES[style], **overrides})
+        self.name = name or (f"heuristic:{style}" if style != "default" else "heuristic")
+        self.rng = np.random.default_rng(seed)
+
+    @classmethod
+    def validate(cls, style: str, overrides: dict[str, Any]) -> None:
+        """Raise :class:`AgentSpecError` naming an unknown style or parameter."""
+        if style not in cls.STYLES:
+            raise AgentSpecError(f"unknown style {style!r} of {cls.__name__}; styles: {', '.join(cls.STYLES)}")
+        known = {f.name for f in dataclasses.fields(cls.params_type)}
+        unknown = set(overrides) - known
+        if unknown:
+            raise AgentSpecError(f"unknown parameter(s) {sorted(unknown)} of {cls.__name__}; "
+                                 f"parameters: {', '.join(sorted(known))}")
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, view: dict[str, Any]) -> int:
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        if not legal:
+            raise ValueError(f"{self.name} asked to act with an empty action mask")
+        labels = {self.game.actions.label(a): a for a in legal}
+        choice = self.choose(view, list(labels))
+        if choice not in labels:
+            raise RuntimeError(f"{self.name} chose {choice!r}, not among the legal {list(labels)}")
+        return labels[choice]
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        """The label of the action to take; ``legal`` is never empty."""
+        raise NotImplementedError

@@ -1,0 +1,126 @@
+"""Agents by name: one spec string for every command, config and test.
+
+    random                         the seeded uniform-random agent
+    heuristic                      the game's rule-based player, default style
+    heuristic:<style>              a named style of it (e.g. Toepen's ``cautious``, ``bluffer``)
+    heuristic:<style>,key=value    a style with parameters overridden (``heuristic:bluffer,bluff_rate=0.3``)
+    heuristic:<file.yaml>          parameters from a YAML file (a mapping, optionally with ``style:``)
+    checkpoint:<path.zip>          a trained checkpoint (weights only; see training/checkpoint.py)
+    pretrained                     the checkpoint shipped for the game's default rules (agents/pretrained/)
+
+The Game object is passed to every factory because the rules are public knowledge (rank
+orders, trump rules, action labels); agents never see the State.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from agents.base import Agent
+from agents.random_agent import RandomAgent
+
+AgentFactory = Callable[[int | None], Agent]
+"""Builds a fresh agent from a seed (one per seat: agents may keep per-deal memory)."""
+
+HEURISTICS: dict[str, str] = {
+    "toepen": "agents.heuristics.toepen:ToepenHeuristic",
+    "tippen": "agents.heuristics.tippen:TippenHeuristic",
+    "mauscheln": "agents.heuristics.mauscheln:MauschelnHeuristic",
+    "lupfen": "agents.heuristics.lupfen:LupfenHeuristic",
+    "fipsen": "agents.heuristics.fipsen:FipsenHeuristic",
+}
+"""Game name -> "module:class" of its heuristic player (imported lazily)."""
+
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that names no known agent, style or parameter."""
+
+
+def heuristic_class(game: str) -> type:
+    """The heuristic player class of ``game``."""
+    try:
+        module, cls = HEURISTICS[game].split(":")
+    except KeyError:
+        raise AgentSpecError(f"no heuristic player for game {game!r}; games: {', '.join(HEURISTICS)}") from None
+    return getattr(importlib.import_module(module), cls)
+
+
+def parse_params(items: list[str]) -> dict[str, Any]:
+    """``["bluff_rate=0.3", "knock=true"]`` -> typed values (YAML scalars)."""
+    import yaml
+
+    params = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise AgentSpecError(f"agent parameter {item!r} is not key=value")
+        params[key.strip()] = yaml.safe_load(value)
+    return params
+
+
+def _heuristic_factory(game, arg: str) -> AgentFactory:
+    cls = heuristic_class(game.name)
+    parts = [p for p in arg.split(",") if p] if arg else []
+    style, params = "default", {}
+    if parts and "=" not in parts[0]:
+        first = parts.pop(0)
+        if first.endswith((".yaml", ".yml")):
+            params = _yaml_params(first)
+            style = params.pop("style", "default")
+        else:
+            style = first
+    params.update(parse_params(parts))
+    cls.validate(style, params)  # raises AgentSpecError naming the bad style or key
+    name = "heuristic" if (style == "default" and not params) else f"heuristic:{arg}"
+    return lambda seed: cls(game, style=style, seed=seed, name=name, **params)
+
+
+def _yaml_params(path: str) -> dict[str, Any]:
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text())
+    except OSError as err:
+        raise AgentSpecError(f"cannot read agent parameters {path}: {err}") from None
+    if not isinstance(data, dict):
+        raise AgentSpecError(f"{path}: expected a mapping of parameters")
+    return data
+
+
+def _checkpoint_factory(game, path: str) -> AgentFactory:
+    from agents.checkpoint_agent import CheckpointAgent
+
+    agent = CheckpointAgent(path)  # load once, validate once; the policy is stateless
+    agent.check_game(game.name, game.num_players)
+    return lambda seed: agent
+
+
+def pretrained_path(game: str, num_players: int | None = None) -> Path:
+    """Where the shipped checkpoint of ``game`` lives (it may not exist for every table size)."""
+    suffix = f"_{num_players}p" if num_players else ""
+    return PRETRAINED_DIR / f"{game}{suffix}.zip"
+
+
+def agent_factory(spec: str, game) -> AgentFactory:
+    """A factory for the agent named by ``spec`` at a table of ``game`` (a rams_env Game)."""
+    kind, _, arg = spec.partition(":")
+    if kind == "random" and not arg:
+        return lambda seed: RandomAgent(seed, name="random")
+    if kind == "heuristic":
+        return _heuristic_factory(game, arg)
+    if kind == "checkpoint" and arg:
+        return _checkpoint_factory(game, arg)
+    if kind == "pretrained" and not arg:
+        path = pretrained_path(game.name, game.num_players)
+        if not path.exists():
+            raise AgentSpecError(f"no pretrained agent for {game.name} with {game.num_players} players ({path})")
+        return _checkpoint_factory(game, str(path))
+    if spec.endswith(".zip"):
+        return _checkpoint_factory(game, spec)
+    raise AgentSpecError(f"unknown agent {spec!r}; use random, heuristic[:style[,key=value...]], "
+                         "checkpoint:<path.zip> or pretrained")
