@@ -178,6 +178,11 @@ class RamsEnv(AECEnv):
         """Structured seat-relative view of what ``agent`` may know (for scripted agents)."""
         return self.game.view(self.state, self._seat[agent])
 
+    def last_breakdown(self) -> dict[str, Any]:
+        """The settlement of the last finished deal (in a session the next deal has already begun)."""
+        done = self.state.deal_breakdowns
+        return done[-1] if done else {}
+
     # ---------------------------------------------------------------- helpers
     def _after_move(self) -> None:
         state = self.state
@@ -196,7 +201,7 @@ class RamsEnv(AECEnv):
         for s, a in enumerate(self.possible_agents):
             if a in self.infos:
                 self.infos[a] = {
-                    "breakdown": self.state.breakdown,
+                    "breakdown": self.last_breakdown(),
                     "deal_result": self.state.deal_results[-1][s] if self.state.deal_results else 0,
                     "score": self.state.scores[s],
                 }
@@ -227,6 +232,7 @@ class RamsEnv(AECEnv):
         self.state.terminal = True
         self.state.to_act = None
         self.state.breakdown = {"illegal_action": {"agent": agent, "action": int(action)}}
+        self.state.deal_breakdowns.append(self.state.breakdown)
         self._legal = []
         for a in self.agents:
             self.terminations[a] = True

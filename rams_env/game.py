@@ -55,6 +55,7 @@ class State:
     deals_played: int = 0
     deal_results: list[list[int]] = field(default_factory=list)
     breakdown: dict[str, Any] = field(default_factory=dict)
+    deal_breakdowns: list[dict[str, Any]] = field(default_factory=list)
     history: list[tuple[int, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -222,6 +223,8 @@ class Game(ABC):
         if state.deal_over:
             state.deals_played += 1
             state.deal_results.append([a - b for a, b in zip(state.scores, state.deal_start_scores, strict=True)])
+            # kept apart: the next deal of a session starts from an empty breakdown
+            state.deal_breakdowns.append(copy.deepcopy(state.breakdown))
             if not self.session or self.session_over(state):
                 state.terminal = True
                 state.to_act = None

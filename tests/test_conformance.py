@@ -65,6 +65,25 @@ def test_sessions_and_random_carry_end(game, preset, n):
         random_playout(make(game, preset, n, random_carry=True), seed, rng)
 
 
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
+def test_session_infos_keep_each_finished_deal_s_settlement(game):
+    """In a session the next deal starts at once; the infos still explain the deal that just ended."""
+    env = make(game, rams_env.make_game(game).rules.DEFAULT_PRESET, None, episode="session")
+    env.reset(seed=3)
+    raw, rng, seen = env.unwrapped, np.random.default_rng(3), 0
+    for agent in env.agent_iter():
+        _, _, term, trunc, info = env.last()
+        if raw.state.deals_played > seen:
+            seen = raw.state.deals_played
+            assert len(raw.state.deal_breakdowns) == seen
+            assert info["breakdown"] and info["breakdown"] == raw.state.deal_breakdowns[-1]
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(raw.legal_actions())))
+    assert seen >= 2
+
+
 @pytest.mark.parametrize(("game", "preset", "n"), CASES[::2], ids=IDS[::2])
 def test_same_seed_same_trajectory_despite_global_rngs(game, preset, n):
     trajectories = []

@@ -1,0 +1,283 @@
+"""``rams play``: play a whole session in the terminal against scripted or trained agents.
+
+    rams play toepen                                  # you at seat 0 against three heuristic players
+    rams play toepen --rules lives=5 --seat 2 --seed 7
+    rams play tippen --preset loup --players 5 --opponents random heuristic heuristic random
+    rams play fipsen --opponents checkpoint:runs/fipsen/final.zip --deals 3
+
+Each turn shows the table from your seat and your legal choices, numbered; type a label
+(``Ah``, ``knock``, ``pass``; case does not matter) or its number. ``help`` lists the commands,
+``hand`` and ``table`` show them again, ``quit`` (or end of input) stops with the score so far.
+Every other player's move is printed as it happens; each deal ends with its result and the
+running scores, the session with its winner. Opponents: one spec for all of them or one per
+seat (random, heuristic, heuristic:<style>, checkpoint:<path.zip>, pretrained; default: the
+game's heuristic player if it has one, else random). ``--deals N`` stops after N deals even if
+the session's own rule (lives, number of deals, a race) has not ended it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import numpy as np
+
+import rams_env
+from agents.base import Agent
+from agents.human import HumanAgent, QuitSession
+from agents.registry import AgentFactory, AgentSpecError, agent_factory, heuristic_class
+
+SEAT_KEYS = frozenset({"winner", "declarer", "sneaker", "lifter", "claimant", "challenger", "privileged",
+                       "race_winner", "player", "last_knocker", "three_unters"})
+"""Breakdown keys whose integer value is a seat (printed as ``player_k``)."""
+
+
+class SetupError(ValueError):
+    """A command line that cannot set up a table (bad rules, seat, opponent spec)."""
+
+
+@dataclass
+class Table:
+    """Everything a session needs: the env, the human's seat, an agent per seat, display names."""
+
+    env: Any
+    seat: int
+    agents: list[Agent]
+    names: list[str]
+    seed: int
+    max_deals: int | None = None
+    out: TextIO = field(default=sys.stdout)
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+
+# ---------------------------------------------------------------------------- set-up
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="rams play", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", choices=sorted(rams_env.GAMES), help="the game to play")
+    parser.add_argument("--preset", default=None, help="named rule set of the game (see docs/rules/<game>.md)")
+    parser.add_argument("--players", type=int, default=None, help="table size (default: the game's usual)")
+    parser.add_argument("--rules", nargs="+", default=[], metavar="KEY=VALUE",
+                        help="rule options, e.g. lives=5 or session_deals=3")
+    parser.add_argument("--opponents", nargs="+", default=None, metavar="SPEC",
+                        help="one agent spec for every opponent, or one per opponent seat in seat order")
+    parser.add_argument("--seat", type=int, default=0, help="your seat, 0 = first (default 0)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the deals and agents (default: fresh)")
+    parser.add_argument("--deals", type=int, default=None, help="stop after this many deals")
+    return parser.parse_args(argv)
+
+
+def parse_rules(items: list[str]) -> dict[str, Any]:
+    """``["lives=5", "play_on=true"]`` -> typed values (YAML scalars, as in configs)."""
+    import yaml
+
+    rules = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise SetupError(f"--rules {item!r} is not key=value")
+        rules[key.strip()] = yaml.safe_load(value)
+    return rules
+
+
+def default_opponent(game: str) -> str:
+    """The game's heuristic player if it exists yet, else the random agent."""
+    try:
+        heuristic_class(game)
+    except (ImportError, AttributeError, AgentSpecError):
+        return "random"
+    return "heuristic"
+
+
+def opponent_specs(args: argparse.Namespace, n: int) -> list[str]:
+    """One spec per opponent seat, in seat order."""
+    specs = args.opponents or [default_opponent(args.game)]
+    if len(specs) == 1:
+        return specs * (n - 1)
+    if len(specs) != n - 1:
+        raise SetupError(f"--opponents takes one spec or {n - 1} (one per opponent), got {len(specs)}")
+    return specs
+
+
+def build_factories(specs: list[str], game) -> dict[str, AgentFactory]:
+    """One factory per distinct spec (a checkpoint is loaded once, however many seats play it)."""
+    if any(spec.startswith(("checkpoint:", "pretrained")) or spec.endswith(".zip") for spec in specs):
+        import torch
+
+        torch.set_num_threads(1)
+    factories = {}
+    for spec in dict.fromkeys(specs):
+        try:
+            factories[spec] = agent_factory(spec, game)
+        except (ImportError, AttributeError) as err:
+            raise SetupError(f"agent {spec!r} is not available for {game.name}: {err}") from None
+    return factories
+
+
+def build_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Table:
+    """The env (one session, rendered from the human's seat) and an agent in every seat."""
+    if args.deals is not None and args.deals < 1:
+        raise SetupError(f"--deals {args.deals}: give at least 1")
+    env = rams_env.make(args.game, args.players, preset=args.preset, episode="session",
+                        render_mode="ansi", render_seat=args.seat, **parse_rules(args.rules))
+    game = env.unwrapped.game
+    n = game.num_players
+    if not 0 <= args.seat < n:
+        raise SetupError(f"--seat {args.seat}: this table has seats 0 to {n - 1}")
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    specs = opponent_specs(args, n)
+    factories = build_factories(specs, game)
+    remaining = iter(specs)
+    agents: list[Agent] = []
+    names: list[str] = []
+    for s in range(n):
+        if s == args.seat:
+            agents.append(HumanAgent(game, stdin, stdout, table=env.render))
+            names.append(f"player_{s} (you)")
+        else:
+            spec = next(remaining)
+            agents.append(factories[spec](seed * 1009 + s))
+            names.append(f"player_{s} ({spec})")
+    return Table(env, args.seat, agents, names, seed, args.deals, stdout)
+
+
+# ---------------------------------------------------------------------------- reports
+def format_value(key: str, value: Any, n: int) -> str:
+    """A breakdown value made readable: seats as ``player_k``, per-seat lists and dicts by seat."""
+    if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n:
+        return f"player_{value}"
+    if isinstance(value, dict) and value and all(isinstance(k, int) for k in value):
+        return ", ".join(f"player_{k} {format_value('', v, n)}" for k, v in value.items())
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} {format_value(k, v, n)}" for k, v in value.items()) + "}"
+    if isinstance(value, list) and len(value) == n and not any(isinstance(v, (dict, list)) for v in value):
+        return ", ".join(f"player_{s} {v}" for s, v in enumerate(value))
+    if isinstance(value, list):
+        return "[" + "; ".join(format_value(key, v, n) for v in value) + "]"
+    return "-" if value is None else str(value)
+
+
+def format_breakdown(breakdown: dict[str, Any], n: int) -> str:
+    return "\n".join(f"  {key.replace('_', ' ')}: {format_value(key, value, n)}" for key, value in breakdown.items())
+
+
+def format_scores(table: Table, deal: list[int] | None) -> str:
+    """One line per seat: this deal's result (if any) and the running score."""
+    scores = table.env.unwrapped.state.scores
+    width = max(len(name) for name in table.names)
+    lines = []
+    for s, name in enumerate(table.names):
+        this = f"  deal {deal[s]:+5d}" if deal is not None else ""
+        lines.append(f"  {name:{width}}{this}  total {scores[s]:+5d}")
+    return "\n".join(lines)
+
+
+def leaders(scores: list[int]) -> list[int]:
+    best = max(scores)
+    return [s for s, x in enumerate(scores) if x == best]
+
+
+def report_deal(table: Table, final) -> None:
+    """The deal's last table (from the human's seat), its settlement and the running scores."""
+    raw = table.env.unwrapped
+    table.say(f"\n--- Deal {raw.state.deals_played} over ---")
+    table.say(raw.game.render(final, table.seat))
+    table.say("Result:")
+    table.say(format_breakdown(final.breakdown, raw.game.num_players))
+    table.say("Scores:")
+    table.say(format_scores(table, raw.state.deal_results[-1]))
+
+
+def report_end(table: Table, reason: str) -> None:
+    """The session's end: who won (or who leads, when it was cut short)."""
+    state = table.env.unwrapped.state
+    top = leaders(state.scores)
+    who = ", ".join(table.names[s] for s in top)
+    if reason == "over":
+        table.say(f"\n=== Session over after {state.deals_played} deal(s) ===")
+        verdict = f"Winner: {who}" if len(top) == 1 else f"Tied for first: {who}"
+    else:
+        why = {"quit": "You quit", "eof": "Input ended",
+               "limit": "Stopped at the --deals limit"}[reason]
+        table.say(f"\n=== {why} after {state.deals_played} complete deal(s) ===")
+        verdict = f"Leading: {who}"
+    table.say(format_scores(table, None))
+    table.say(f"{verdict} ({state.scores[top[0]]:+d})")
+
+
+# ---------------------------------------------------------------------------- the session
+def start_deal(table: Table, number: int) -> None:
+    """Announce a deal; opponents start it fresh (they are written for deal episodes)."""
+    table.say(f"\n=== Deal {number} ===")
+    for s, agent in enumerate(table.agents):
+        if s != table.seat:
+            agent.reset(table.seed * 1009 + number * 31 + s)
+
+
+def settled(raw, action: int):
+    """The position after ``action``, before the session deals again.
+
+    In a session, ``step`` replaces a settled deal by the next one at once, so the last table of
+    the deal (every card played, the settlement) is read from a clone with the same action applied.
+    """
+    final = raw.state.clone()
+    raw.game.apply_action(final, action)
+    if final.deal_over:
+        final.deals_played += 1
+        final.terminal, final.to_act = True, None
+    return final
+
+
+def play_session(table: Table) -> str:
+    """Play until the session ends, the deal limit, or the human quits; returns why it ended."""
+    env, raw = table.env, table.env.unwrapped
+    env.reset(seed=table.seed)
+    start_deal(table, 1)
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            return "over"
+        seat = raw.possible_agents.index(name)
+        try:
+            action = table.agents[seat].act(obs["observation"], obs["action_mask"], raw.view(name))
+        except QuitSession as stop:
+            return stop.reason
+        tricks = list(getattr(raw.state, "tricks_won", ()))
+        final = settled(raw, action)
+        table.say(f"  {table.names[seat]}: {raw.action_label(action)}")
+        for s, (before, after) in enumerate(zip(tricks, getattr(final, "tricks_won", ()), strict=False)):
+            if after > before:  # who took the trick is public: say it before the cards leave the table
+                table.say(f"  -> trick to {table.names[s]}")
+        env.step(action)
+        if final.deal_over:
+            report_deal(table, final)
+            if raw.state.terminal:
+                return "over"
+            if table.max_deals is not None and raw.state.deals_played >= table.max_deals:
+                return "limit"
+            start_deal(table, raw.state.deals_played + 1)
+    return "over"
+
+
+def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    try:
+        args = parse_args(argv)
+    except SystemExit as exit_:  # argparse has printed the error (or --help)
+        return int(exit_.code or 0)
+    try:
+        table = build_table(args, stdin, stdout)
+    except (ValueError, OSError) as err:  # SetupError, RulesError, OptionError, AgentSpecError, CheckpointError
+        print(f"rams play: {err}", file=sys.stderr)
+        return 2
+    raw = table.env.unwrapped
+    changed = raw.game.rules.changed()
+    table.say(f"{args.game} ({changed or 'reference rules'}), {raw.game.num_players} players, seed {table.seed}")
+    table.say("At the table: " + ", ".join(table.names) + ".  Type 'help' for the commands.")
+    report_end(table, play_session(table))
+    return 0
