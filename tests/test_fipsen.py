@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import rams_env
+from rams_env.cards import cards
 from rams_env.games.fipsen import Phase
 from tests.conformance import random_playout
 
@@ -156,19 +157,28 @@ PRIS = ["Ac Kc Qc Jc 10c", "Ah Kh Qh Jh 10h", "As Ks Qs Js 10s", "9c 9h 9s 8c 8h
 
 
 def test_prisdorf_holding_auction():
+    """Forehand opens; the earlier of the pair holds or overcalls; a pass lets the next player in."""
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
-    assert raw.state.to_act == 1 and "bid 1" not in legal(raw) and "bid 2" in legal(raw)  # bids start at two
-    play(env, "1:bid_2")
-    assert raw.state.to_act == 0 and "hold" in legal(raw)  # forehand holds or passes
-    play(env, "0:hold 1:bid_2_hand 0:pass")
+    assert raw.state.to_act == 0 and legal(raw)[:3] == ["bid 2", "bid 2 hand", "bid 3"]  # bids start at two
+    assert "hold" not in legal(raw) and "pass" in legal(raw) and "bid kieker" not in legal(raw)  # courts
+    play(env, "0:bid_2")
+    assert raw.state.to_act == 1 and "hold" not in legal(raw) and "bid 2" not in legal(raw)
+    assert "bid 2 hand" in legal(raw)  # "a 2 Hand is higher than a 2"
+    play(env, "1:bid_2_hand")
+    assert raw.state.to_act == 0 and "hold" in legal(raw) and "bid 3" in legal(raw)  # hold, pass or overcall
+    play(env, "0:hold")
+    assert raw.state.highest_bidder == 0 and raw.state.to_act == 1
+    assert "bid 2 hand" not in legal(raw) and "bid 3" in legal(raw) and "hold" not in legal(raw)
+    play(env, "1:bid_3 0:pass")  # "a 3 is higher than a 2 Hand"
     assert raw.state.to_act == 2 and raw.state.highest_bidder == 1  # the next player challenges the survivor
+    assert "bid 3" not in legal(raw) and "bid 3 hand" in legal(raw)
     play(env, "2:pass 3:pass")
-    assert raw.state.declarer == 1 and raw.state.phase is Phase.TRUMP  # hand: no skat
+    assert raw.state.declarer == 1 and raw.state.phase is Phase.DISCARD and len(raw.state.hands[1]) == 7
 
 
 def test_prisdorf_hand_doubles_and_durch_doubles_again():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
-    play(env, "1:bid_2_hand 0:pass 2:pass 3:pass 1:trump_h")
+    play(env, "0:pass 1:bid_2_hand 2:pass 3:pass 1:trump_h")
     play(env, "0:Ac 1:10h 2:As 3:9c 1:Ah 2:Ks 3:8h 0:Kc 1:Kh 2:Qs 3:9h 0:Qc")
     play(env, "1:Qh 2:Js 3:9s 0:Jc 1:Jh 2:10s 3:8c 0:10c")
     assert raw.state.tricks_won[1] == 5 and raw.state.breakdown["points"] == 2 * 2 * 2  # two, hand, Durch
@@ -176,7 +186,7 @@ def test_prisdorf_hand_doubles_and_durch_doubles_again():
 
 def test_prisdorf_failure_loses_double():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
-    play(env, "1:pass 2:pass 3:bid_5 0:pass 3:discard_9c 3:discard_9s 3:trump_d")
+    play(env, "0:pass 1:pass 2:pass 3:bid_5 3:discard_9c 3:discard_9s 3:trump_d")
     while not raw.state.terminal:
         env.step(raw.legal_actions()[0])
     assert raw.state.breakdown["points"] == -2 * 5 * 2  # five with Ruten (doubled), failed: double loss
@@ -185,10 +195,13 @@ def test_prisdorf_failure_loses_double():
 def test_prisdorf_siebener_fips_wins_thirty_without_play():
     hands = ["7c 7h 7s 7d Ac", "Ah Kh Qh Jh 10h", "As Ks Qs Js 10s", "9c 9h 9s 8c 8h"]
     env, raw = table("prisdorf", hands, first="Kc Qc Jc 10c 8s")
-    play(env, "1:pass 2:pass 3:pass")
-    assert "bid siebener" in legal(raw)
+    assert "bid siebener" in legal(raw)  # four sevens and an ace
+    play(env, "0:bid_2")
+    assert "bid siebener" not in legal(raw)  # player_1 has no Siebener Fips
+    play(env, "1:bid_5_hand")
+    assert "bid siebener" in legal(raw)  # it tops every bid
     play(env, "0:bid_siebener")
-    assert raw.state.terminal and raw.state.breakdown["points"] == 30
+    assert raw.state.terminal and raw.state.breakdown["points"] == 30 and raw.state.tricks_played == 0
 
 
 # ============================================================ Mecklenburg
@@ -275,11 +288,12 @@ def test_grossenaspe_a_pass_is_final_and_good_overcalls_the_number():
     assert raw.state.declarer == 0 and raw.state.phase is Phase.DISCARD
 
 
-def test_prisdorf_last_player_may_still_bid_and_ruten_doubles():
+def test_prisdorf_the_dealer_may_still_open_and_ruten_doubles():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
-    play(env, "1:pass 2:pass 3:pass")
-    assert raw.state.to_act == 0 and "pass" in legal(raw) and "bid 2" in legal(raw)
-    play(env, "0:bid_2 0:discard_7c 0:discard_7h 0:trump_d")
+    play(env, "0:pass 1:pass 2:pass")
+    assert raw.state.to_act == 3 and "pass" in legal(raw) and "bid 2" in legal(raw) and "hold" not in legal(raw)
+    env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
+    play(env, "0:bid_2 1:pass 2:pass 3:pass 0:discard_7c 0:discard_7h 0:trump_d")
     for lead in ("Ac", "Kc", "Qc", "Jc", "10c"):
         play(env, f"0:{lead}")
         for _ in range(3):
@@ -289,13 +303,13 @@ def test_prisdorf_last_player_may_still_bid_and_ruten_doubles():
 
 def test_prisdorf_all_pass_same_dealer_deals_again():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
-    play(env, "1:pass 2:pass 3:pass 0:pass")
+    play(env, "0:pass 1:pass 2:pass 3:pass")
     assert raw.state.phase is Phase.AUCTION and raw.state.redeals == 1 and raw.state.dealer == 3
 
 
 def test_prisdorf_kieker_takes_skat_and_the_three_aside():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
-    play(env, "1:pass 2:pass 3:bid_kieker 0:pass")
+    play(env, "0:pass 1:pass 2:pass 3:bid_kieker")
     assert raw.state.declarer == 3 and len(raw.state.hands[3]) == 10 and raw.state.to_discard == 5
 
 
@@ -345,6 +359,202 @@ def test_duttfips_one_round_ruten_oewer_and_a_made_dutt():
         for _ in range(3):
             env.step(raw.legal_actions()[0])
     assert raw.state.tricks_won[0] == 5 and raw.state.breakdown["points"] == 1  # the majority: Dutt scores 1
+
+
+# ================================ Thedinghausen: overtaking, table, the race over deals
+def test_thedinghausen_overtake_when_following_else_trump():
+    hands = ["8c Ad Kd Qd Jd", "7c 9c Kc As Ks", "10c Jc Qs Js 10s", "Ac Qc 10d 9d 8d", "7h 8h 9h 7s 8s"]
+    env, raw = table("thedinghausen", hands, first="10h")
+    play(env, "0:pass 1:pass 2:pass 3:pass 4:pass 0:8c")
+    assert legal(raw) == ["9c", "Kc"]  # "follow suit and overtake if possible": not the 7
+    play(env, "1:9c")
+    assert legal(raw) == ["10c", "Jc"]
+    play(env, "2:10c")
+    assert legal(raw) == ["Ac", "Qc"]
+    play(env, "3:Qc")
+    assert legal(raw) == ["7h", "8h", "9h"]  # void: must trump
+    play(env, "4:7h")
+    assert raw.state.tricks_won == [0, 0, 0, 0, 1]
+
+
+def test_thedinghausen_is_for_five_players():
+    with pytest.raises(ValueError, match="num_players"):
+        rams_env.make("fipsen", 4, variant="thedinghausen")
+
+
+def test_thedinghausen_failed_fipsen_tricks_still_count_toward_the_race():
+    env, raw = table("thedinghausen", THED, first="10h")
+    play(env, "0:fipsen")
+    while not raw.state.terminal:
+        env.step(raw.legal_actions()[0])
+    assert raw.state.breakdown["fipsen"] == {"player": 0, "made": False}
+    assert raw.state.race == raw.state.tricks_won and sum(raw.state.race) == 5
+    assert raw.state.ledger.bankrolls[0] == 50 - 1 - 5 and raw.state.ledger.pot == 5 + 5  # antes + the five
+
+
+def test_thedinghausen_race_runs_over_several_deals_with_one_ante():
+    env = rams_env.make("fipsen", 5, variant="thedinghausen", episode="session", session_deals=50)
+    env.reset(seed=4, options={"deal": {"hands": [h.split() for h in THED], "stock": rest("thedinghausen", THED,
+                                                                                          "10h")}, "dealer": 4})
+    raw = env.unwrapped
+    assert raw.state.ledger.pot == 5 and raw.state.ledger.bankrolls == [49] * 5
+    while raw.state.deals_played == 0:
+        env.step(raw.legal_actions()[0])  # pass the call, lowest legal card
+    assert sum(raw.state.race) == 5 and max(raw.state.race) < 10  # tricks carry over
+    assert raw.state.ledger.pot == 5 and raw.state.ledger.bankrolls == [49] * 5  # no new ante mid-race
+    while not raw.state.terminal:
+        env.step(raw.legal_actions()[0])
+    winner = raw.state.breakdown["race_winner"]
+    assert raw.state.race[winner] == 10 and raw.state.ledger.pot == 0
+    assert raw.state.ledger.bankrolls == [54 if s == winner else 49 for s in range(5)]  # five hedewigs
+
+
+# ================================= Grossenaspe: play rules, precedence, lost contracts
+def test_grossenaspe_follow_suit_else_any_card_no_duty_to_head_or_trump():
+    hands = ["Ac Kc Qc 10h As", "7c 8c Kh 7h Ks", "Jh 9h 8h Qs Js", "Ad Kd Qd Jd 9c"]
+    env, raw = table("grossenaspe", hands, first="10c Ah")
+    play(env, "0:bid_3 1:pass 2:pass 3:pass 0:discard_As 0:discard_10c 0:trump_c 0:10h")
+    assert legal(raw) == ["7h", "Kh"]
+    play(env, "1:7h")
+    assert legal(raw) == ["8h", "9h", "Jh"]
+    play(env, "2:Jh")
+    assert legal(raw) == sorted("Ad Kd Qd Jd 9c".split())  # void: trump or discard at will
+    play(env, "3:Ad")
+    assert raw.state.tricks_won == [0, 0, 1, 0]
+
+
+def test_grossenaspe_good_precedence_and_fips_tops_the_auction():
+    env, raw = table("grossenaspe", SUITED, first="9c 8c")
+    play(env, "0:bid_3")
+    assert "bid 3" not in legal(raw) and "bid 3 good" in legal(raw)  # "Three Good beats a Three"
+    play(env, "1:bid_3_good")
+    assert "bid 3 good" not in legal(raw) and "bid 4" in legal(raw)  # "... but is beaten by a Four"
+    play(env, "2:bid_4_good")
+    assert "bid kieker" not in legal(raw) and "bid 5" in legal(raw)  # courts in hand: no Kieker
+    play(env, "3:bid_fips")
+    assert legal(raw) == ["pass"]  # nothing is higher than a Fips
+    play(env, "0:pass 1:pass 2:pass")
+    assert raw.state.declarer == 3 and raw.state.phase is Phase.TRUMP and len(raw.state.hands[3]) == 5
+
+
+def test_grossenaspe_kieker_lost_at_the_first_lost_trick():
+    hands = ["10c 9c 8c 7c 10s", "Ah Kh Qh Jh 10h", "As Ks Qs Js 9s", "Ad Kd Qd Jd 10d"]
+    env, raw = table("grossenaspe", hands, first="Ac Kc")
+    play(env, "0:bid_kieker 1:pass 2:pass 3:pass")
+    play(env, " ".join(f"0:discard_{c}" for c in "8s 9h 8h 7h 9d 8d 7d".split()))
+    assert sorted(raw.state.hands[0]) == sorted(cards("Ac Kc Qc Jc 7s"))
+    play(env, "0:play_kieker 0:trump_c 0:7s 1:10h 2:As 3:10d")
+    assert raw.state.terminal and raw.state.breakdown["reason"] == "failed"
+    assert raw.state.breakdown["points"] == -10 and raw.state.tricks_played == 1
+
+
+def test_grossenaspe_failed_durch_after_playing_on_loses_the_bid():
+    hands = ["Ac Kc Qc Jc 7h", "Ah Kh Qh Jh 10h", SUITED[2], SUITED[3]]
+    env, raw = table("grossenaspe", hands, first="9c 8c")
+    play(env, "0:bid_2 1:pass 2:pass 3:pass 0:discard_9c 0:discard_8c 0:trump_c")
+    play(env, "0:Ac 1:10h 2:10s 3:10d 0:Kc 1:Jh 2:Js 3:Jd 0:play_on 0:7h 1:Ah 2:Qs 3:Qd")
+    assert raw.state.terminal and raw.state.breakdown["reason"] == "failed"
+    assert raw.state.breakdown["points"] == -4  # the Two with clubs trumps (4) is lost, not doubled
+
+
+# ===================================== Prisdorf: play rules, Hand with Ruten, Kieker made
+def test_prisdorf_forehand_leads_follow_suit_else_any_card():
+    env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
+    play(env, "0:pass 1:bid_2_hand 2:pass 3:pass 1:trump_h")
+    assert raw.state.to_act == 0  # forehand leads, not the declarer
+    play(env, "0:Kc")
+    assert legal(raw) == sorted("Ah Kh Qh Jh 10h".split())
+    play(env, "1:10h 2:10s")
+    assert legal(raw) == ["8c", "9c"]  # follow; no duty to beat
+
+
+def test_prisdorf_hand_and_ruten_double_twice_and_durch_again():
+    env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
+    play(env, "0:bid_2_hand 1:pass 2:pass 3:pass 0:trump_d")
+    for lead in ("Ac", "Kc", "Qc", "Jc", "10c"):
+        play(env, f"0:{lead}")
+        for _ in range(3):
+            env.step(raw.legal_actions()[0])
+    assert raw.state.breakdown["points"] == 2 * 2 * 2 * 2  # two, Hand, Ruten, Durch
+
+
+def test_prisdorf_kieker_between_four_and_five_made_is_a_durch():
+    hands = ["Ah 10h 9h 8h 7h", "Ac Kc Qc Jc 9c", "As Ks Qs Js 10s", "8c 7c 9s 8s 7s"]
+    env, raw = table("prisdorf", hands, first="Kh Qh Jh 7d 10c")
+    assert "bid kieker" in legal(raw)  # no courts
+    play(env, "0:bid_kieker")
+    assert legal(raw) == ["bid 5", "bid 5 hand", "pass"]
+    play(env, "1:pass 2:pass 3:pass")
+    play(env, " ".join(f"0:discard_{c}" for c in "9h 8h 7h 7d 10c".split()) + " 0:trump_h")
+    for lead in ("Ah", "Kh", "Qh", "Jh", "10h"):
+        play(env, f"0:{lead}")
+        for _ in range(3):
+            env.step(raw.legal_actions()[0])
+    assert raw.state.breakdown["points"] == 10 * 2  # Kieker 10, all five tricks: a Durch doubles
+
+
+# ============================================== Mecklenburg: Anseggerfips and Duttfips
+def test_mecklenburg_pack_keeps_only_the_rutenas_of_diamonds():
+    for variant in ("anseggerfips", "duttfips"):
+        codes_ = rams_env.make_game("fipsen", variant=variant).pack().codes
+        assert len(codes_) == 25 and [c for c in codes_ if c.endswith("d")] == ["Ad"]
+
+
+def test_anseggerfips_fips_is_overcalled_only_by_rutenfips_round_and_round():
+    env, raw = table("anseggerfips", MECK)
+    play(env, "0:bid_1 1:bid_fips")
+    assert legal(raw) == ["pass"]  # player_2 has no Rutenas
+    play(env, "2:pass 3:pass")
+    assert legal(raw) == ["bid rutenfips", "pass"]  # player_0 again, holding the Rutenas
+    play(env, "0:bid_rutenfips")
+    assert legal(raw) == ["pass"]
+    play(env, "1:pass")
+    assert raw.state.declarer == 0 and raw.state.trump == 3 and raw.state.phase is Phase.PLAY
+
+
+def test_anseggerfips_failed_bid_loses_its_value():
+    env, raw = table("anseggerfips", MECK)
+    play(env, "0:pass 1:pass 2:pass")
+    assert "bid 1 ruten" not in legal(raw)  # no Rutenas
+    play(env, "3:bid_1 3:trump_c 0:Ac 1:10h 2:10s 3:8c 0:Kc 1:Jh 2:Js 3:9c 0:Qc 1:Qh 2:Qs 3:10c")
+    play(env, "0:Jc 1:Kh 2:Ks 3:9h 0:Ad 1:Ah 2:As 3:9s")
+    assert raw.state.tricks_won == [5, 0, 0, 0] and raw.state.breakdown["points"] == -1
+
+
+def test_duttfips_rutenfips_tops_fips_and_takes_the_dutt():
+    env, raw = table("duttfips", MECK)
+    play(env, "0:bid_dutt 1:bid_fips")
+    assert legal(raw) == ["bid rutenfips", "pass"]
+    play(env, "2:bid_rutenfips")
+    assert legal(raw) == ["pass"]
+    play(env, "3:pass")
+    assert raw.state.declarer == 2 and len(raw.state.hands[2]) == 10 and raw.state.to_discard == 5
+
+
+def test_duttfips_dutt_without_the_majority_loses():
+    hands = ["10c 9c 9h 9s 8c", "Ah Kh Qh Jh 10h", "As Ks Qs Js 10s", "Ad Ac Kc Qc Jc"]
+    env, raw = table("duttfips", hands)
+    play(env, "0:bid_dutt 1:pass 2:pass 3:pass")
+    assert sorted(raw.state.hands[0]) == sorted(cards("10c 9c 9h 9s 8c 7c 7s 8s 7h 8h"))
+    play(env, " ".join(f"0:discard_{c}" for c in "7s 8s 7h 8h 9s".split()) + " 0:trump_c")
+    play(env, "0:9h 1:Ah 2:As 3:Ad 1:Kh 2:Ks 3:Jc 0:7c 3:Ac 0:8c 1:Qh 2:Qs 3:Kc 0:9c 1:Jh 2:Js")
+    play(env, "3:Qc 0:10c 1:10h 2:10s")
+    assert raw.state.tricks_won == [0, 1, 0, 4] and raw.state.breakdown["points"] == -1
+
+
+def test_duttfips_ruten_oewer_the_rutenas_trumps_wherever_it_lies():
+    env, raw = table("duttfips", MECK, dealer=0)  # forehand: player_1
+    play(env, "1:bid_dutt 2:bid_ruten_oewer 3:pass 0:pass")
+    play(env, " ".join(f"2:discard_{c}" for c in "7c 7h 8h 7s 8s".split()))
+    assert raw.state.trump == 3 and raw.state.phase is Phase.PLAY and raw.state.to_act == 1
+    play(env, "1:Ah")
+    assert legal(raw) == sorted("As Ks Qs Js 10s".split())
+    play(env, "2:10s")
+    assert legal(raw) == ["9h"]
+    play(env, "3:9h")
+    assert legal(raw) == sorted("Ad Ac Kc Qc Jc".split())
+    play(env, "0:Ad")
+    assert raw.state.tricks_won == [1, 0, 0, 0]  # the opponent's Rutenas beats the ace of hearts
 
 
 # ============================================================ invariants

@@ -153,6 +153,23 @@ def test_scrap_held_back_until_someone_joins_a_lift():
     assert raw.state.phase is Phase.LIFT and raw.state.ledger.pot == 9 and chips(raw) == [0, 0, 0]
 
 
+def test_scrap_kept_hidden_a_lifter_nobody_joins_wins_the_pot():
+    hands = ["Jc Js Qh", "Kc Ks Qs", "10c 10s Ah"]
+    env, raw = table(hands, rest(hands, "Qd"), dealer=2, pot=9)
+    play(env, "0:lift 1:pass 2:pass")
+    assert raw.state.breakdown["reason"] == "lifter_alone" and chips(raw) == [9, 0, 0]
+
+
+def test_three_unters_a_lone_lifter_wins_and_a_holder_who_passed_has_no_claim():
+    hands = ["Ad As Ac", "Kd Ks Kc", "Jh Jd Jc"]
+    env, raw = table(hands, rest(hands, "Qd"), dealer=1, pot=9)
+    play(env, "2:lift 0:pass 1:pass")
+    assert raw.state.breakdown["reason"] == "lifter_alone" and chips(raw) == [0, 0, 9]
+    env, raw = table(hands, rest(hands, "Qd"), dealer=2, pot=9)
+    play(env, "0:lift 1:mit 2:pass")
+    assert raw.state.phase is Phase.PLAY and raw.state.to_act == 0
+
+
 def test_staender_is_announced_publicly():
     hands = ["Ac Kc Qc", "Kd Ks Qs", "10c 10s Ah"]
     env, raw = table(hands, rest(hands, "Qd"), dealer=2, pot=9)

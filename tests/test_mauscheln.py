@@ -93,6 +93,9 @@ def test_follow_head_and_shares_per_trick():
     # sneaker without a trick pays a double bête (24)
     (["7c 8c 7s 8s", "Ah Kh Ac Kc", "Js 10s 9s Qs", "Ad Kd Qd Jd"],
      "0:7c 1:Ac 1:Ah 0:8c 1:Kh 0:7s 1:Kc 0:8s", [-24, 12, 0, -4], 24),
+    # sneaker with two tricks pays nothing; a quarter of the pot (12) per trick
+    (["Ah Kh 7c 8c", "Qh Jh Ac Kc", "Js 10s 9s 8s", "Ad Kd Qd Jd"],
+     "0:Ah 1:Qh 0:Kh 1:Jh 0:7c 1:Ac 1:Kc 0:8c", [6, 6, 0, -4], 0),
 ])
 def test_sneaker_betes(hands, moves, expected_chips, expected_pot):
     env, raw = table(hands=hands, pot=8)
@@ -163,6 +166,8 @@ def test_quartet_is_discarded_paid_for_and_replaced():
     assert raw.state.quartets == [1, 0, 0, 0] and raw.state.ledger.pot == 8 and chips(raw)[0] == -4
     assert sorted(raw.view("player_0")["own_discards"]) == sorted(["Ac", "As", "Ah", "Ad"])
     assert raw.view("player_1")["quartets"][3] == 1  # public: player_0 is three seats on player_1's left
+    play(env, "0:sneak 1:join 2:pass 3:pass")
+    assert raw.state.to_act == 0 and "discard 7c" in legal(raw)  # the new hand may be exchanged
 
 
 # ------------------------------------------------------------------- "Knocking"
@@ -178,6 +183,46 @@ def test_dealer_knocks_blind_and_takes_the_turn_up():
     assert sorted(raw.state.hands[3]) == sorted(cards("Ad Kd Ac 7h"))
     play(env, "0:done")
     assert raw.state.phase is Phase.PLAY and raw.state.to_act == 3  # the knocker leads
+
+
+KNOCK_HANDS = ["Ah Kh Qh 7c", "Jh 10h 8c 9c", "As Ks 7s 8s", "Ad Kd Qd Jd"]
+
+
+@pytest.mark.parametrize(("discards", "stock", "moves", "tricks", "expected"), [
+    # the knocker, now the sneaker, takes all four: the trickless joiner pays a bête (the pot, 4)
+    ("Jd Qd", "Kc 7h 8h 9h 10s 9s Js Qs 10d 9d 8d 7d Qc Jc 10c", "3:Ac 1:8c 3:Kc 1:9c 3:Ad 1:Jh 3:Kd 1:10h",
+     [0, 0, 0, 4], [0, -4, 0, 0]),
+    # the knocker takes one trick: a bête
+    ("Ad Kd Qd", "7d 8d Kc 7h 8h 9h 10s 9s Js Qs 10d 9d Qc Jc 10c", "3:Ac 1:8c 3:Jd 1:9c 1:Jh 3:7d 1:10h 3:8d",
+     [0, 3, 0, 1], [0, 3, 0, -4 + 1 - 4]),
+])
+def test_knocking_dealer_is_the_sneaker_and_leads(discards, stock, moves, tricks, expected):
+    env, raw = table(hands=KNOCK_HANDS, turned="Ac", stock=stock, dealer_knock=True)
+    play(env, "3:knock 0:pass 1:join 2:pass " + " ".join(f"3:discard_{c}" for c in discards.split()))
+    play(env, "3:done 1:done")
+    assert raw.state.phase is Phase.PLAY and raw.state.to_act == 3 and raw.state.sneaker == 3
+    play(env, moves)
+    assert raw.state.tricks_won == tricks and chips(raw) == expected and raw.state.ledger.pot == 4
+
+
+def test_knocking_dealer_takes_the_pot_when_all_fold():
+    env, raw = table(hands=KNOCK_HANDS, turned="Ac", pot=8, dealer_knock=True)
+    play(env, "3:knock 0:pass 1:pass 2:pass")
+    assert raw.state.breakdown["reason"] == "all_passed" and chips(raw) == [0, 0, 0, 8]
+
+
+@pytest.mark.parametrize(("special", "card"), [("belli", "7d"), ("weli", "6d")])
+@pytest.mark.parametrize(("p1", "expected"), [
+    ("{card} 8d Kc Qc", ["8d"]),  # the permanent trump is no diamond: follow with the 8
+    ("{card} Kc Qc Jc", ["{card}"]),  # void in diamonds: must trump, with the Belli/Weli
+])
+def test_belli_and_weli_are_trumps_not_diamonds(special, card, p1, expected):
+    hands = ["Ad Qh 9c 10c", p1.format(card=card), "Kh As Ks Qs", "Kd Qd Jd 10d"]
+    env, raw = table(hands=hands, turned="9h", **{special: True})
+    play(env, "0:sneak 1:join 2:join 3:pass 0:done 1:done 2:done 0:Ad")
+    assert legal(raw) == [e.format(card=card) for e in expected]
+    play(env, f"1:{legal(raw)[0]}")
+    assert legal(raw) == ["Kh"]  # void: trump, and head the trick if able
 
 
 def test_knock_only_on_a_high_turn_up():

@@ -118,7 +118,23 @@ def test_modern_knocking_dealer_blind_double_stake_without_a_trick():
     assert chips(raw) == [2, 1, 0, -9] and raw.state.ledger.pot == 6  # knocker: double stake (6)
 
 
+@pytest.mark.parametrize(("p1", "last", "tricks", "expected"), [
+    ("Qh 9c 9d", "1:9d", [1, 1, 0, 1], [1, 1, 0, -3 + 1 - 3]),  # one trick: the knocker pays a single stake
+    ("Qh 9c 9s", "1:9s", [1, 0, 0, 2], [1, -3, 0, -3 + 2]),  # two tricks: nothing; the trickless joiner's bête
+])
+def test_modern_knocking_single_stake_with_one_trick_none_with_two(p1, last, tricks, expected):
+    env, raw = table(hands=["Ah 7c 8c", p1, "As Ks Qs", "Kh 7d 8d"], preset="modern_knocking")
+    play(env, "3:knock 3:discard_7d 0:tap 1:tap 2:pass 0:done 1:done 3:done 0:Ah 1:Qh")
+    assert legal(raw) == ["10h", "Kh"]  # follow; neither heads the ace
+    play(env, "3:10h 0:7c 1:9c")
+    assert legal(raw) == ["Kh"]  # void: trump and head
+    play(env, "3:Kh 3:8d 0:8c " + last)
+    assert raw.state.tricks_won == tricks
+    assert chips(raw) == expected and raw.state.ledger.pot == 3
+
+
 @pytest.mark.parametrize(("p0", "p3", "moves", "tricks", "bete"), [
+    ("Kh Qh 7c", "Ah 8d 9d", "0:Kh 3:Ah 3:9d 0:Qh 0:7c 3:10h", 2, 0),  # two tricks: the sniffer pays nothing
     ("Ah Qh Ad", "Kh 8d 9d", "0:Ah 3:10h 0:Qh 3:Kh 3:9d 0:Ad", 1, 3),  # one trick: a single bête
     ("Ah Kh 7c", "9h 8d 9d", "0:Ah 3:9h 0:Kh 3:10h 0:7c 3:9d", 0, 6),  # no trick: a double bête
 ])
@@ -165,6 +181,16 @@ def test_1905_large_table_with_52_cards():
     assert len(env.unwrapped.game.pack()) == 52
     with pytest.raises(ValueError, match="num_players"):
         rams_env.make("tippen", 7, ruleset="meyers_1905")
+
+
+@pytest.mark.parametrize("ruleset", ["alvensleben_1859", "meyers_1905"])
+def test_52_card_tables_beyond_six_play_and_conserve(ruleset):
+    """1859 and 1905: "or by more players using a Whist pack of 52 cards"."""
+    rng = np.random.default_rng(7)
+    for n in (7, 10):
+        env = rams_env.make("tippen", n, ruleset=ruleset, large_pack=True, random_carry=True)
+        for seed in range(4):
+            random_playout(env, seed, rng, check_hidden_every=2)
 
 
 # =================================================== von Alvensleben 1859
@@ -227,6 +253,30 @@ def test_1859_maximum_bete_sets_the_excess_aside():
     assert chips(raw) == [24, 0, 0, -3] and raw.state.ledger.pot == 0 and raw.state.ledger.set_aside == 9
 
 
+class ScriptedCut:
+    """A generator whose cuts show the given cards; everything else (the shuffle) is a seeded generator."""
+
+    def __init__(self, pack, cuts: str):
+        self._cuts = [pack.index[c] for c in pack.parse(cuts)]
+        self._rng = np.random.default_rng(0)
+
+    def integers(self, high):
+        return self._cuts.pop(0)
+
+    def __getattr__(self, name):
+        return getattr(self._rng, name)
+
+
+def test_1859_hop_and_jump_an_ace_then_a_seven_pass_the_deal_twice():
+    game = rams_env.make_game("tippen", 4, ruleset="alvensleben_hop_and_jump")
+    state = game.new_session(np.random.default_rng(0), 3, {"pot": 0, "bankrolls": [0] * 4})
+    state.rng = ScriptedCut(game.pack(), "Ah 7c Kd")
+    game.start_deal(state, None)
+    assert state.hops == 2 and state.dealer == 1  # player_3's cut showed an ace, player_0's a seven
+    assert state.ledger.bankrolls == [-3, -3, 0, -3] and state.ledger.pot == 9  # every new dealer antes too
+    assert not state.forced and state.phase is Phase.BID and state.to_act == 2  # play is not forced
+
+
 def test_1859_hop_and_jump_never_forces_play():
     for seed in range(10):
         env = rams_env.make("tippen", 4, ruleset="alvensleben_hop_and_jump")
@@ -270,6 +320,17 @@ def test_variation_combinations_play_and_conserve(ruleset, dealer_option, robbin
         random_playout(env, seed, rng, check_hidden_every=2)
 
 
+@pytest.mark.parametrize("ruleset", ["drei_karten_1821", "loup"])
+@pytest.mark.parametrize(("shoving", "hop", "max_bete"), list(itertools.product([False, True], [False, True], [0, 30])))
+def test_old_rule_sets_with_their_valid_variations_play_and_conserve(ruleset, shoving, hop, max_bete):
+    rng = np.random.default_rng(6)
+    for n in (3, 5):
+        env = rams_env.make("tippen", n, ruleset=ruleset, shoving=shoving, hop_and_jump=hop, max_bete=max_bete,
+                            random_carry=True)
+        for seed in range(4):
+            random_playout(env, seed, rng, check_hidden_every=2)
+
+
 @pytest.mark.parametrize(("options", "named"), [
     ({"hand_size": 4}, "hand_size"), ({"bete": "all"}, "bete"), ({"ruleset": "1700"}, "1700"),
     ({"trump_from": "dealer_last", "dealer_option": "knock"}, "dealer"),
@@ -296,6 +357,7 @@ LEGAL_CASES = [
     ("alvensleben_1859", H3, "10h", "0:7c", "Ah Ks Qs"),  # void: trump or discard at will
     ("alvensleben_1859", H3, "10h", "0:7c 1:Ah", "As Js Kh"),  # trumped trick: overtrump, discard, or under
     ("alvensleben_1859", H1, "10h", "", "Ah Kh"),  # three or more active: lead a trump
+    ("drei_karten_1821", H4, None, "", "7c Ah Kh"),  # no duty to lead a trump
     ("drei_karten_1821", H4, None, "0:7c", "8c 9c"),
     ("drei_karten_1821", H4, None, "0:Ah", "Qh"),
     ("drei_karten_1821", H4, None, "0:Ah 1:Qh 2:As", "9h"),  # the dealer follows with the trump card shown
@@ -347,6 +409,57 @@ def test_1905_trickless_player_pays_the_whole_pot():
 
 
 # ============================================== more Drei Karten (1821) and Loup
+@pytest.mark.parametrize(("hands", "moves", "tricks"), [
+    # "In this game you can lose with 2 trumps" (player_1: 7h 8h) ...
+    (["Ah Kh 7c", "7h 8h 8c", "9c 10c Jc", "Ac Ks Qh"], "0:Ah 1:7h 2:9c 3:Qh 0:Kh 1:8h 2:10c 3:Ks 0:7c 1:8c 2:Jc 3:Ac",
+     [2, 0, 0, 1]),
+    # ... "and make 2 tricks without a single trump" (player_0: Ac As Ad)
+    (["Ac As Ad", "7c 7s 7d", "8c 8s 8d", "9c 9s 10h"], "0:Ac 1:7c 2:8c 3:9c 0:As 1:7s 2:8s 3:9s 0:Ad 1:7d 2:8d 3:10h",
+     [2, 0, 0, 1]),
+])
+def test_1821_lose_with_two_trumps_make_two_tricks_without_one(hands, moves, tricks):
+    env, raw = table(hands=hands, turned=None, ruleset="drei_karten_1821")
+    play(env, moves)
+    assert raw.state.tricks_won == tricks
+    assert chips(raw) == [2, -3, -3, 1 - 3] and raw.state.ledger.pot == 6  # a counter a trick; bêtes of 3
+
+
+def test_1821_with_a_bete_the_trickless_player_doubles_the_pool():
+    env, raw = table(hands=H4, turned=None, ruleset="drei_karten_1821", pot=6)
+    play(env, "0:tap 1:tap 2:tap 3:pass 0:Ah 1:Qh 2:As 0:Kh 1:8c 2:Ks 0:7c 1:9c 2:Qs")
+    assert raw.state.tricks_won == [2, 1, 0, 0]
+    assert chips(raw) == [2, 1, -9, -3] and raw.state.ledger.pot == 9 - 3 + 9
+
+
+L4 = ["Ac Kc Qc 7h 8s 9d", "Jc 10c Ah 7s 8d 9s", "9c 8c Kh Qh As Jh", "7c Ks Qs Js 10d 7d"]  # trumps: the 7d
+LOUP_LEGAL = [
+    ("", "Ac Kc Qc 7h 8s 9d"),  # the first lead is free
+    ("0:Ac", "Jc 10c"),  # follow
+    ("0:Ac 1:Jc 2:9c", "7c"),
+    ("0:7h", "Ah"),
+    ("0:7h 1:Ah", "Kh Qh Jh"),  # follow; no duty to head
+    ("0:7h 1:Ah 2:Kh", "7c Ks Qs Js 10d 7d"),  # void: trump or discard at will
+    ("0:8s 1:9s", "As"),
+    ("0:9d 1:8d", "9c 8c Kh Qh As Jh"),  # void in trumps: any card
+]
+
+
+@pytest.mark.parametrize(("moves", "expected"), LOUP_LEGAL)
+def test_loup_legal_plays(moves, expected):
+    env, raw = table(hands=L4, turned=None, ruleset="loup")
+    assert raw.view("player_0")["trump_card"] == "7d" and raw.state.phase is Phase.PLAY  # forced: 6 in the pot
+    if moves:
+        play(env, moves)
+    assert legal(raw) == sorted(expected.split())
+
+
+def test_loup_with_a_bete_a_trickless_player_pays_the_pot():
+    hands = ["Ac Kc Qc Jc 10c 9c", "Ah Kh Qh Jh 10h 9h", "As Ks Qs Js 10s 9d"]
+    env, raw = table(hands=hands, turned=None, dealer=2, ruleset="loup", pot=6)
+    play(env, "0:tap 1:tap 2:pass " + " ".join(f"0:{c} 1:{h}" for c, h in zip(hands[0].split(), hands[1].split(),
+                                                                                 strict=True)))
+    assert raw.state.tricks_won == [6, 0, 0]
+    assert chips(raw) == [6, -12, -6] and raw.state.ledger.pot == 12 - 6 + 12  # a counter a trick; the pot
 def test_1821_table_sizes_and_everyone_plays_the_first_hand():
     rams_env.make("tippen", 6, ruleset="drei_karten_1821")
     with pytest.raises(ValueError, match="num_players"):

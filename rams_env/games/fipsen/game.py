@@ -227,10 +227,10 @@ class Fipsen(Game):
     def _begin_auction(self, state: FipsenState, forehand: int) -> None:
         n, auction = self.num_players, self.spec.auction
         state.phase = Phase.AUCTION
-        if auction is Auction.HOLD:
-            state.holder, state.challenger = forehand, (forehand + 1) % n
-            state.queue = [(forehand + i) % n for i in range(2, n)]
-            state.to_act = state.challenger
+        if auction is Auction.HOLD:  # "Beginning with forehand": she opens (bid or pass), nobody holds yet
+            state.holder, state.challenger = None, forehand
+            state.queue = [(forehand + i) % n for i in range(1, n)]
+            state.to_act = forehand
         else:
             state.queue = seats_from(n, forehand)
             state.to_act = forehand
@@ -260,9 +260,12 @@ class Fipsen(Game):
         self._next_bidder(state, nxt)
 
     def _hold_step(self, state: FipsenState, seat: int, name: str) -> None:
-        """Prisdorf: the later player bids, the earlier holds or passes; passers make way for the next."""
-        if state.holder is None:  # the last player's final chance after everyone passed: bid or pass
-            self._next_bidder(state, None)
+        """Prisdorf: players enter in turn from forehand; the earlier of the bidding pair holds, bids higher or
+        passes on each higher bid of the later one; whoever of the pair passes makes way for the next player."""
+        if state.holder is None:  # nobody has bid yet: the entering player opened or passed
+            if name == "bid":
+                state.holder = seat
+            self._next_challenger(state)
             return
         if seat == state.challenger and name == "bid":
             state.holder_to_answer, state.to_act = True, state.holder
@@ -272,14 +275,15 @@ class Fipsen(Game):
                 state.highest_bidder = state.holder
             state.holder_to_answer, state.to_act = False, state.challenger
             return
-        if seat == state.holder:  # the holder passes: the challenger holds from now on
+        if seat == state.holder:  # the holder passes: the challenger's bid stands and she holds from now on
             state.holder = state.challenger
         state.holder_to_answer = False
+        self._next_challenger(state)
+
+    def _next_challenger(self, state: FipsenState) -> None:
+        """The next player in turn enters the auction; when none is left it ends (declarer, or a redeal)."""
         state.challenger = state.queue.pop(0) if state.queue else None
         if state.challenger is not None:
-            state.to_act = state.challenger
-        elif state.highest is None:  # nobody has bid: the one left may still bid
-            state.challenger, state.holder = state.holder, None
             state.to_act = state.challenger
         else:
             self._next_bidder(state, None)
