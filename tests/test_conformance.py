@@ -71,7 +71,7 @@ def test_session_infos_keep_each_finished_deal_s_settlement(game):
     env = make(game, rams_env.make_game(game).rules.DEFAULT_PRESET, None, episode="session")
     env.reset(seed=3)
     raw, rng, seen = env.unwrapped, np.random.default_rng(3), 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         _, _, term, trunc, info = env.last()
         if raw.state.deals_played > seen:
             seen = raw.state.deals_played

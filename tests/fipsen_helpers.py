@@ -1,0 +1,42 @@
+"""Scripted Fipsen tables shared by tests/test_fipsen*.py (scenarios from 001_f2515c7741548cc2.txt).
+
+A scenario stacks the deal (hands, then the turn-up or skat on top of the stock), then plays a script of
+``seat:label`` moves, each checked against the player to act, so a test reads like the source's example.
+"""
+
+from __future__ import annotations
+
+import rams_env
+
+
+def rest(variant: str, hands: list[str], first: str = "") -> list[str]:
+    """A stock: ``first`` cards on top, then every other card of the variant's pack."""
+    pack = rams_env.make_game("fipsen", preset=variant).pack().codes
+    used = set(" ".join(hands).split()) | set(first.split())
+    return first.split() + [c for c in pack if c not in used]
+
+
+def table(variant: str, hands: list[str], first: str = "", dealer: int | None = None, **carry):
+    """An env dealt ``hands`` (seat order) with ``first`` on top of the stock; ``carry`` adds reset options
+    (race, pot). The dealer defaults to the last seat, so player_0 is forehand."""
+    n = len(hands)
+    env = rams_env.make("fipsen", n, variant=variant)
+    deal = {"hands": [h.split() for h in hands], "stock": rest(variant, hands, first)}
+    env.reset(seed=0, options={"deal": deal, "dealer": n - 1 if dealer is None else dealer, **carry})
+    return env, env.unwrapped
+
+
+def play(env, moves: str) -> None:
+    """Step ``seat:label`` moves; an underscore in a bid, discard or trump label stands for its space."""
+    raw = env.unwrapped
+    for move in moves.split():
+        seat, label = move.split(":")
+        assert raw.state.to_act == int(seat), f"player_{raw.state.to_act} to act, script says {seat}"
+        if label.startswith(("bid_", "discard_", "trump_")):
+            label = label.replace("_", " ")
+        env.step(raw.action_id(label))
+
+
+def legal(raw) -> list[str]:
+    """The legal action labels of the player to act, sorted."""
+    return sorted(raw.legal_labels())
