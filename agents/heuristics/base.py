@@ -40,7 +40,7 @@ class HeuristicAgent:
 
     @classmethod
     def validate(cls, style: str, overrides: dict[str, Any]) -> None:
-        """Raise :class:`AgentSpecError` naming an unknown style or parameter."""
+        """Raise :class:`AgentSpecError` naming an unknown style or parameter, or a bad value."""
         if style not in cls.STYLES:
             raise AgentSpecError(f"unknown style {style!r} of {cls.__name__}; styles: {', '.join(cls.STYLES)}")
         known = {f.name for f in dataclasses.fields(cls.params_type)}
@@ -48,6 +48,10 @@ class HeuristicAgent:
         if unknown:
             raise AgentSpecError(f"unknown parameter(s) {sorted(unknown)} of {cls.__name__}; "
                                  f"parameters: {', '.join(sorted(known))}")
+        try:  # values too: each Params checks its own ranges in __post_init__
+            cls.params_type(**{**cls.STYLES[style], **overrides})
+        except (TypeError, ValueError) as err:
+            raise AgentSpecError(f"{cls.__name__} style {style!r}: {err}") from None
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
