@@ -1,0 +1,213 @@
+"""Tippen's rule-based player, for every rule set (modern, 1905, 1859, 1821, Loup and the variations).
+
+Bidding weighs the chips a hand should win against the bête it risks: a trick earns the
+rule set's share (a third of the pot or a counter), a trickless player pays the bête (the
+pot or the basic stake). The hand's trick chances come from :mod:`agents.heuristics.trumpplay`,
+improved by the exchange where the rule set has one; the undecided players are expected to
+play at ``join_rate``. The dealer's privileges (knock, sniff), robbing and dropping out use the
+same expected values; card play is the shared trump-game policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from agents.heuristics.base import HeuristicAgent, Params
+from agents.heuristics.trumpplay import (
+    HandEstimate,
+    PlayStyle,
+    TrumpTable,
+    after_exchange,
+    choose_card,
+    discard_order,
+    estimate_hand,
+    mean_chance,
+    played_cards,
+    unseen_cards,
+)
+from rams_env.cards import NATURAL_ORDER
+from rams_env.games.tippen.rules import Bete, DealerOption, TrickPays, TrumpFrom
+
+ACTIVE = ("play", "forced", "privileged")
+"""View bids of players who play this deal."""
+
+
+@dataclass(frozen=True)
+class TippenParams(Params):
+    tap_margin: float = 0.3
+    """Tap when the expected chips of playing exceed this share of what the tricks can win (the pot when
+    a trick earns a third, the hand size in counters when it earns one). The estimate is optimistic
+    (cards taken as independent, the players who come in as average hands): self-play deals showed
+    taps estimated at a quarter of the pot losing about a tenth of it, at half the pot winning a quarter."""
+    join_rate: float = 0.7
+    """Expected share of the undecided players who will play too."""
+    exchange_margin: float = -0.1
+    """Exchange a side card (not an ace) whose trick chance is below the talon's mean minus this
+    (negative: exchange a little more eagerly; self-play favoured -0.1 over 0 by about 0.3 chips a deal
+    in Mauscheln, within the noise in Tippen)."""
+    knock_min_pot: float = 2.0
+    """The dealer knocks blind when the pot holds at least this many basic stakes (the knocker risks at
+    most a double stake for a third of the pot per trick: in self-play knocking from two stakes gained
+    about 0.35 chips a deal over knocking from six)."""
+    sniff_margin: float = -0.3
+    """Sniff when sniffing is estimated worth this many basic stakes more than declining (negative: the
+    value of declining is estimated optimistically; in self-play sniffing nearly always paid)."""
+    rob: bool = True
+    """The holder of the trump 7 robs the upcard (a free trump for the weakest card)."""
+    shove: bool = True
+    """The dealer shoves the deal on when allowed: her ante is paid either way, the next dealer antes too
+    (against random players shoving raised the advantage from 1.1 to 1.7 chips a deal; even in self-play)."""
+    lead_trumps_from: int = 2
+    """Lead the top trump when holding at least this many trumps."""
+    take_unsafe: bool = True
+    """Take a trick with a card a later player may still beat (else duck)."""
+    safe_chance: float = 1.0
+    """Not last to play, take with the cheapest card that holds the trick with this chance (1.0: a boss)."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.join_rate <= 1.0:
+            raise ValueError(f"join_rate={self.join_rate}: a share between 0 and 1")
+        if not 0.0 <= self.safe_chance <= 1.0:
+            raise ValueError(f"safe_chance={self.safe_chance}: a chance between 0 and 1")
+        if self.lead_trumps_from < 1:
+            raise ValueError(f"lead_trumps_from={self.lead_trumps_from}: at least 1")
+
+
+class TippenHeuristic(HeuristicAgent):
+    """Taps with an expected gain, exchanges weak side cards, wins tricks cheaply, ducks low."""
+
+    params_type = TippenParams
+    STYLES: ClassVar[dict[str, dict[str, Any]]] = {
+        "default": {},
+        "tight": {"tap_margin": 0.5, "join_rate": 0.9, "knock_min_pot": 4.0, "sniff_margin": 0.0, "shove": False},
+        "loose": {"tap_margin": 0.1, "join_rate": 0.5, "knock_min_pot": 1.0, "sniff_margin": -1.0},
+    }
+    params: TippenParams
+
+    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+        if len(legal) == 1:
+            return legal[0]
+        phase = view["phase"]
+        if phase == "play":
+            return self._play(view, legal)
+        if phase == "exchange":
+            return self._exchange(view, legal)
+        if phase == "discard":
+            return "discard " + discard_order(self._table(view), view["hand"], self._unseen(view))[0]
+        if phase == "bid":
+            return "tap" if self._tap_value(view) >= self.params.tap_margin * self._tricks_worth(view) else "pass"
+        if phase == "dealer":
+            return self._dealer(view, legal)
+        if phase == "drop":
+            return "tap" if self._drop_play_value(view) >= -view["stake"] else "drop"
+        if phase == "rob":
+            return "rob" if self.params.rob else "decline"
+        if phase == "shove":
+            return "shove" if self.params.shove and "shove" in legal else "deal"
+        raise ValueError(f"{self.name}: unknown Tippen phase {phase!r}")
+
+    # ------------------------------------------------------------ knowledge
+    def _table(self, view: dict[str, Any], trump: str | None = None) -> TrumpTable:
+        return TrumpTable.make(NATURAL_ORDER, trump or view["trump"])
+
+    def _unseen(self, view: dict[str, Any]) -> list[str]:
+        """Cards that may lie in other hands: not ours, not played, not our discards, not the upcard on the table."""
+        gone = played_cards(view) + view["own_discards"]
+        upcard = view["trump_card"]
+        if upcard and view["upcard_holder"] is None and self.rules.trump_from is TrumpFrom.TURNED:
+            gone.append(upcard)
+        return unseen_cards(self.game.pack().codes, view["hand"], gone)
+
+    def _share(self, pot: int) -> int:
+        pays, stake = self.rules.trick_pays, self.rules.stake
+        if pays is TrickPays.COUNTER or (pays is TrickPays.COUNTER_THEN_THIRD and pot == stake):
+            return 1
+        return pot // 3
+
+    def _tricks_worth(self, view: dict[str, Any]) -> int:
+        """What taking every trick earns: the scale of a bid's margin."""
+        return self._share(view["pot"]) * self.rules.hand_size
+
+    def _bete(self, pot: int) -> int:
+        return pot if self.rules.bete is Bete.POT else self.rules.stake
+
+    def _estimate(self, view: dict[str, Any], table: TrumpTable, hand: list[str], unseen: list[str],
+                  opponents: float, exchange: bool) -> HandEstimate:
+        size = self.rules.hand_size
+        est = estimate_hand(table, hand, unseen, opponents, size)
+        limit = min(self.rules.exchange, max(view["talon"], 0)) if exchange else 0
+        if limit:
+            keep = [c for c in hand if table.is_trump(c)]
+            est = after_exchange(est, mean_chance(table, unseen, opponents, size), limit, keep)
+        return est
+
+    # ------------------------------------------------------------ bidding
+    def _tap_value(self, view: dict[str, Any]) -> float:
+        """Expected chips of tapping: the lone player's pot, else shares minus the bête."""
+        others = range(1, view["num_players"])
+        active = sum(view["bids"][s] in ACTIVE for s in others)
+        undecided = sum(view["bids"][s] == "none" for s in others)
+        pot = view["pot"]
+        p_alone = (1 - self.params.join_rate) ** undecided if active == 0 else 0.0
+        opponents = max(active + self.params.join_rate * undecided, 1.0)
+        table = self._table(view)
+        est = self._estimate(view, table, view["hand"], self._unseen(view), opponents, exchange=True)
+        played = est.tricks * self._share(pot) - est.p_blank * self._bete(pot)
+        return p_alone * pot + (1 - p_alone) * played
+
+    def _drop_play_value(self, view: dict[str, Any]) -> float:
+        """Alvensleben's sniffer: playing on risks a double bête."""
+        opponents = max(self.params.join_rate * (view["num_players"] - 1), 1.0)
+        table = self._table(view)
+        est = self._estimate(view, table, view["hand"], self._unseen(view), opponents, exchange=True)
+        pot = view["pot"]
+        return est.tricks * self._share(pot) - 2 * self._bete(pot) * est.p_blank
+
+    def _dealer(self, view: dict[str, Any], legal: list[str]) -> str:
+        stake = view["stake"]
+        if "knock" in legal:  # blind: the hand is not seen, only the pot counts
+            return "knock" if view["pot"] >= self.params.knock_min_pot * stake else "decline"
+        sniff, decline = self._sniff_values(view)
+        return "sniff" if sniff >= decline + self.params.sniff_margin * stake else "decline"
+
+    def _sniff_values(self, view: dict[str, Any]) -> tuple[float, float]:
+        """Expected chips of sniffing and of declining, averaged over the unfaced upcard."""
+        hand, pot, option = view["hand"], view["pot"], self.rules.dealer_option
+        candidates = unseen_cards(self.game.pack().codes, hand)
+        opponents = max(self.params.join_rate * (view["num_players"] - 1), 1.0)
+        share, bete, stake = self._share(pot), self._bete(pot), self.rules.stake
+        sniff = decline = 0.0
+        for upcard in candidates:
+            table = self._table(view, trump=upcard[-1])
+            unseen = [c for c in candidates if c != upcard]
+            taken = hand + [upcard]
+            kept = [c for c in taken if c != discard_order(table, taken, unseen)[0]]
+            est = self._estimate(view, table, kept, unseen, opponents, exchange=True)
+            if option is DealerOption.SNIFF_GRUPP:
+                sniff += est.tricks * share - bete * (2 * est.dist[0] + est.dist[1])
+            else:  # Alvensleben: play on for a double bête, or drop out for a single stake
+                sniff += max(est.tricks * share - 2 * bete * est.p_blank, -stake)
+            plain = self._estimate(view, table, hand, unseen + [upcard], opponents, exchange=True)
+            decline += max(plain.tricks * share - bete * plain.p_blank, 0.0)
+        return sniff / len(candidates), decline / len(candidates)
+
+    # ------------------------------------------------------------ exchange and play
+    def _exchange(self, view: dict[str, Any], legal: list[str]) -> str:
+        table, unseen = self._table(view), self._unseen(view)
+        others = sum(view["bids"][s] in ACTIVE for s in range(1, view["num_players"]))
+        size = self.rules.hand_size
+        threshold = mean_chance(table, unseen, others, size) - self.params.exchange_margin
+        chances = estimate_hand(table, view["hand"], unseen, others, size).chances
+        weak = [c for c in discard_order(table, view["hand"], unseen)
+                if not table.is_trump(c) and c[:-1] != "A" and chances[c] < threshold]
+        if weak and "discard " + weak[0] in legal:
+            return "discard " + weak[0]
+        return "done"
+
+    def _play(self, view: dict[str, Any], legal: list[str]) -> str:
+        active = sum(bid in ACTIVE for bid in view["bids"])
+        after = active - len(view["trick"]) - 1
+        style = PlayStyle(self.params.lead_trumps_from, self.params.take_unsafe, self.params.safe_chance)
+        trick = [c for _, c in view["trick"]]
+        return choose_card(self._table(view), legal, trick, self._unseen(view), after, style, len(view["hand"]))
