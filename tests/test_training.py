@@ -1,4 +1,5 @@
-"""Training: the single-seat view, configs, safe checkpoints, a smoke run, kill-and-resume."""
+"""Training: the single-seat view, configs, the opponent pool, safe checkpoints, a smoke run, kill-and-resume,
+the exploitability probe, the shipped pretrained agents."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ from training.single_seat import SingleSeatEnv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["total_timesteps=1024", "n_envs=2", "ppo.n_steps=256", "ppo.batch_size=128", "ppo.n_epochs=1",
-        "eval.every=0", "eval.deals=4", "checkpoint_every=256", "snapshot_every=512"]
+        "eval.every=0", "eval.deals=4", "eval.final_deals=0", "checkpoint_every=256", "snapshot_every=256",
+        "snapshots_kept=2", "opponents={self: 0.3, snapshots: 0.3, heuristic: 0.2, random: 0.2}"]
 
 
 def randoms(rng: np.random.Generator, n: int = 4):
@@ -65,6 +67,18 @@ def test_config_rejects_unknown_keys_and_bad_values(tmp_path):
     with pytest.raises(ConfigError, match="opponents"):
         load_config(None, ["opponents={bot: 1}"])
     assert load_config(ROOT / "configs/train/toepen.yaml", ["ppo.learning_rate=1e-4"]).ppo.learning_rate == 1e-4
+
+
+def test_every_game_has_a_valid_training_config_with_default_rules_and_table():
+    import rams_env
+
+    paths = sorted((ROOT / "configs/train").glob("*.yaml"))
+    assert {p.stem for p in paths} == set(rams_env.GAMES)
+    for path in paths:
+        config = load_config(path)  # validates keys, rules, opponent and baseline specs
+        assert config.game == path.stem and config.rules == {}
+        assert config.num_players == rams_env.make_game(path.stem, None).num_players
+        assert config.out_dir == f"runs/{path.stem}"
 
 
 # ------------------------------------------------------------------- checkpoints
@@ -140,16 +154,27 @@ def test_corrupt_checkpoints_are_refused(tmp_path, damage):
 
 
 # ---------------------------------------------------------------------- training
-def test_smoke_training_run_writes_checkpoints_results_and_logs(tmp_path):
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory) -> Path:
+    """One tiny Toepen run (pool with self, snapshots, heuristic and random), shared by the tests below."""
     from training.train import main
 
-    assert main(["configs/train/toepen.yaml", "--quiet", *[f"--set={s}" for s in TINY],
-                 f"--set=out_dir={tmp_path}"]) == 0
-    results = json.loads((tmp_path / "results.json").read_text())
-    assert results["steps"] >= 1024 and results["final"][0]["baseline"] == "random"
-    agent = CheckpointAgent(tmp_path / "final.zip")
+    out = tmp_path_factory.mktemp("tiny")
+    assert main(["configs/train/toepen.yaml", "--quiet", *[f"--set={s}" for s in TINY], f"--set=out_dir={out}",
+                 "--export", str(out / "export.zip")]) == 0
+    return out
+
+
+def test_smoke_training_run_writes_checkpoints_results_and_logs(tiny_run):
+    results = json.loads((tiny_run / "results.json").read_text())
+    assert results["steps"] >= 1024 and [r["baseline"] for r in results["final"]] == ["random", "heuristic"]
+    agent = CheckpointAgent(tiny_run / "final.zip")
     agent.check_game("toepen", 4)
-    assert any((tmp_path / "tb").rglob("events.out.tfevents.*"))
+    assert any((tiny_run / "tb").rglob("events.out.tfevents.*"))
+    with zipfile.ZipFile(tiny_run / "export.zip") as zf:  # shipped weights carry no optimizer state
+        assert set(zf.namelist()) == {"meta.json", "policy.pt"}
+    exported, final = CheckpointAgent(tiny_run / "export.zip"), agent
+    assert all(torch.equal(exported.policy.state_dict()[k], v) for k, v in final.policy.state_dict().items())
 
 
 def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
@@ -165,10 +190,16 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     proc.wait()
     meta, _, optimizer = load_checkpoint(tmp_path / "last.zip", with_optimizer=True)
     assert 0 < meta["steps"] < 6144 and optimizer is not None
+    kept = meta["pool"]["snapshots"]  # snapshots every 256 steps, the last 2 kept, files written first
+    assert kept == [s for s in (meta["steps"] - 256, meta["steps"]) if s > 0]
+    assert all((tmp_path / "snapshots" / f"snapshot_{s:09d}.zip").exists() for s in kept)
     done = subprocess.run([*cmd, "--resume"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     final, _, _ = load_checkpoint(tmp_path / "final.zip")
     assert final["steps"] >= 6144
+    assert final["pool"]["snapshots"] == [final["steps"] - 256, final["steps"]]
+    assert sorted(p.name for p in (tmp_path / "snapshots").iterdir()) == [
+        f"snapshot_{s:09d}.zip" for s in final["pool"]["snapshots"]]  # forgotten snapshots were pruned
 
 
 def test_a_small_budget_beats_the_random_agent_with_significance(tmp_path):
@@ -176,6 +207,130 @@ def test_a_small_budget_beats_the_random_agent_with_significance(tmp_path):
     from training.train import main
 
     assert main(["configs/train/toepen.yaml", "--quiet", "--set=total_timesteps=8192", "--set=eval.every=0",
-                 "--set=eval.deals=40", f"--set=out_dir={tmp_path}"]) == 0
+                 "--set=eval.deals=40", "--set=eval.final_deals=0", "--set=eval.baselines=[random]",
+                 f"--set=out_dir={tmp_path}"]) == 0
     final = json.loads((tmp_path / "results.json").read_text())["final"][0]
     assert final["mean"] - final["ci95"] > 0, final
+
+
+# ------------------------------------------------------------------ opponent pool
+def test_snapshot_weights_follow_the_recent_biased_rule():
+    from training.pool import snapshot_weights
+
+    assert snapshot_weights(1).tolist() == [1.0]
+    expected = np.array([1 / 3, 1 / 2, 1.0])  # oldest first: ages 2, 1, 0 -> 1 / (age + 1)
+    assert np.allclose(snapshot_weights(3), expected / expected.sum())
+
+
+def _pool(opponents, kept=3):
+    import rams_env
+    from training.pool import OpponentPool
+
+    game = rams_env.make_game("toepen", 4)
+    return OpponentPool(game, opponents, game.observation.size, game.actions.size, [8], kept)
+
+
+def test_pool_keeps_the_last_snapshots_and_draws_them_by_the_rule():
+    pool = _pool({"snapshots": 1.0}, kept=3)
+    live = build_policy(pool.obs_size, pool.n_actions, [8])
+    pool.attach(live)
+    assert {a.name for a in pool(np.random.default_rng(0))} == {"self"}  # no snapshot yet: the current policy
+    for steps in range(1, 6):
+        pool.add_snapshot(steps * 100, live)
+    assert [s.steps for s in pool.snapshots] == [300, 400, 500]
+    rng = np.random.default_rng(1)
+    names = [a.name for _ in range(1000) for a in pool(rng)]
+    shares = [names.count(f"snapshot:{s}") / len(names) for s in (300, 400, 500)]
+    assert np.allclose(shares, [2 / 11, 3 / 11, 6 / 11], atol=0.03), shares  # 4000 draws: sd < 0.01
+
+
+def test_pool_mixes_kinds_by_weight_and_builds_registry_specs():
+    pool = _pool({"self": 0.5, "random": 0.25, "heuristic:cautious": 0.25})
+    pool.attach(build_policy(pool.obs_size, pool.n_actions, [8]))
+    rng = np.random.default_rng(2)
+    names = [a.name for _ in range(500) for a in pool(rng)]
+    assert set(names) == {"self", "random", "heuristic:cautious"}
+    assert abs(names.count("self") / len(names) - 0.5) < 0.05
+    assert abs(names.count("random") / len(names) - 0.25) < 0.05
+
+
+def test_pool_state_survives_resume(tiny_run):
+    from training.train import Run
+
+    config = load_config(ROOT / "configs/train/toepen.yaml", [*TINY, f"out_dir={tiny_run}"])
+    meta, _, _ = load_checkpoint(tiny_run / "last.zip")
+    run = Run(config, quiet=True)
+    run.resume()
+    assert [s.steps for s in run.pool.snapshots] == meta["pool"]["snapshots"] == [meta["steps"] - 256, meta["steps"]]
+    _, newest, _ = load_checkpoint(tiny_run / "snapshots" / f"snapshot_{meta['steps']:09d}.zip")
+    restored = run.pool.snapshots[-1].policy.state_dict()
+    assert all(torch.equal(restored[k], v) for k, v in newest.items())
+    assert run.model.num_timesteps == meta["steps"]
+
+
+def test_config_validates_opponent_and_baseline_specs(tmp_path):
+    for bad in ("bogus", "heuristic:nostyle", "heuristic:cautious,no_param=1", f"checkpoint:{tmp_path}/none.zip"):
+        with pytest.raises(ConfigError, match=bad.split(":")[-1].split(",")[-1].split("=")[0]):
+            load_config(None, [f"opponents={{self: 1, '{bad}': 1}}"])
+    with pytest.raises(ConfigError, match="random.*-1"):
+        load_config(None, ["opponents={random: -1}"])
+    with pytest.raises(ConfigError, match="zero"):
+        load_config(None, ["opponents={random: 0}"])
+    with pytest.raises(ConfigError, match="eval.baselines.*nobody"):
+        load_config(None, ["eval.baselines=[random, nobody]"])
+    config = load_config(None, ["opponents={self: 0.5, snapshots: 0.2, heuristic: 0.2, random: 0.1}"])
+    assert config.opponents["snapshots"] == 0.2
+
+
+def test_same_seed_same_config_same_weights(tmp_path):
+    from training.train import main
+
+    def weights(out):
+        small = [s.replace("total_timesteps=1024", "total_timesteps=512") for s in TINY]
+        assert main(["configs/train/toepen.yaml", "--quiet", *[f"--set={s}" for s in small], f"--set=out_dir={out}",
+                     "--set=eval.deals=2"]) == 0
+        return load_checkpoint(out / "final.zip")[1]
+
+    first, second = weights(tmp_path / "a"), weights(tmp_path / "b")
+    assert all(torch.equal(first[k], second[k]) for k in first)
+
+
+# ---------------------------------------------------------------------- exploit
+def test_exploit_reports_the_gain_of_a_best_response(tiny_run, capsys):
+    from training.exploit import main
+
+    small = ["--steps", "512", "--deals", "6", "--quiet", "--set", "n_envs=2", "--set", "ppo.n_steps=256",
+             "--set", "ppo.batch_size=128"]
+    assert main([str(tiny_run / "final.zip"), "--json", *small]) == 0  # a checkpoint names its own game
+    result = json.loads(capsys.readouterr().out)
+    assert result["game"] == "toepen" and result["num_players"] == 4 and result["deals"] == 6
+    assert result["steps"] >= 512 and result["lower"] <= result["gain"] <= result["upper"]
+    # the gain per deal is the learner's payoff minus the frozen agent's own in the same seats
+    assert result["gain"] == pytest.approx(result["learner_payoff"] - result["agent_payoff"])
+    assert main(["heuristic:bluffer", "--game", "toepen", "--json", *small]) == 0
+    assert json.loads(capsys.readouterr().out)["agent"] == "heuristic:bluffer"
+    assert main(["random", *small]) == 2  # a spec other than a checkpoint needs --game
+    assert main(["nobody", "--game", "toepen", *small]) == 2
+    assert "nobody" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------- pretrained
+@pytest.mark.parametrize("game", ["toepen", "tippen", "mauscheln", "lupfen", "fipsen"])
+def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
+    import rams_env
+    from agents.base import play_episode
+    from agents.registry import agent_factory, pretrained_path
+
+    env = rams_env.make(game, None)
+    table = env.unwrapped.game
+    path = pretrained_path(game, table.num_players)
+    if not path.exists():
+        pytest.skip(f"no pretrained agent shipped for {game}")
+    assert path.stat().st_size < 5 * 2**20
+    with zipfile.ZipFile(path) as zf:
+        assert set(zf.namelist()) == {"meta.json", "policy.pt"}
+    pretrained = agent_factory("pretrained", table)
+    others = agent_factory("random", table)
+    for seed in range(3):  # the env raises IllegalActionError on any masked-out action
+        seats = [pretrained(seed), others(seed + 1), pretrained(seed + 2), others(seed + 3)][: table.num_players]
+        assert len(play_episode(env, seats, seed=seed)) == table.num_players

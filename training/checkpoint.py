@@ -49,6 +49,7 @@ def save_checkpoint(path: str | Path, meta: dict[str, Any], policy_state: dict[s
             zf.writestr("policy.pt", _tensor_bytes({k: v.detach().cpu() for k, v in policy_state.items()}))
             if optimizer_state is not None:
                 zf.writestr("optimizer.pt", _tensor_bytes(optimizer_state))
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; checkpoints are shared files, not secrets
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -39,7 +39,8 @@ class EvalConfig:
 
     every: int = 25_000  # learner steps between evaluations (0: only at the end)
     deals: int = 200  # deals per baseline (each played from every seat)
-    baselines: list[str] = field(default_factory=lambda: ["random"])
+    final_deals: int = 0  # deals per baseline of the evaluation after training (0: same as ``deals``)
+    baselines: list[str] = field(default_factory=lambda: ["random"])  # agent specs (agents/registry.py)
 
 
 @dataclass
@@ -50,11 +51,15 @@ class TrainConfig:
     num_players: int | None = None  # the game's default table when None
     rules: dict[str, Any] = field(default_factory=dict)  # rule options or {"preset": ...}
     env: dict[str, Any] = field(default_factory=lambda: {"random_carry": True})  # env keywords
+    reward_scale: float = 1.0  # the learner's rewards times this (pot games: chips -> about 1); eval in game units
     seed: int = 0
     total_timesteps: int = 100_000  # learner decisions
     n_envs: int = 4
+    # opponent mixture, drawn per seat and deal (training/pool.py): "self" (the current policy), "snapshots"
+    # (frozen earlier copies, recent-biased) and any agent spec of agents/registry.py ("random", "heuristic", ...)
     opponents: dict[str, float] = field(default_factory=lambda: {"self": 0.7, "random": 0.3})
-    snapshot_every: int = 10_000  # refresh the frozen self-play opponent every so many steps
+    snapshot_every: int = 10_000  # freeze a copy of the learner into the pool every so many steps
+    snapshots_kept: int = 5  # the pool keeps the last so many snapshots
     checkpoint_every: int = 25_000
     out_dir: str = "runs/toepen"
     torch_threads: int = 1
@@ -66,13 +71,35 @@ class TrainConfig:
 
         if self.game not in rams_env.GAMES:
             raise ConfigError(f"game={self.game!r}: one of {', '.join(rams_env.GAMES)}")
-        for name in ("total_timesteps", "n_envs", "snapshot_every", "checkpoint_every"):
+        for name in ("total_timesteps", "n_envs", "snapshot_every", "snapshots_kept", "checkpoint_every"):
             if not isinstance(getattr(self, name), int) or getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be a positive whole number")
-        unknown = set(self.opponents) - {"self", "random"}
-        if unknown or not self.opponents or any(w < 0 for w in self.opponents.values()):
-            raise ConfigError(f"opponents: weights >= 0 for 'self' and 'random', got {self.opponents}")
+        if not self.reward_scale > 0:
+            raise ConfigError(f"reward_scale must be positive, got {self.reward_scale}")
         rams_env.make(self.game, self.num_players, **self.rules, **self.env)  # rule errors name the option
+        self._validate_agents(rams_env.make_game(self.game, self.num_players, **self.rules))
+
+    def _validate_agents(self, game) -> None:
+        """Opponent and baseline specs must name agents the registry can build for this game."""
+        from training.pool import SELF, SNAPSHOTS, PoolError, scripted_factories
+
+        if not isinstance(self.opponents, dict) or not self.opponents:
+            raise ConfigError(f"opponents: a mapping of agent specs to weights, got {self.opponents!r}")
+        for spec, weight in self.opponents.items():
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
+                raise ConfigError(f"opponents: weight of {spec!r} must be a number >= 0, got {weight!r}")
+        if sum(self.opponents.values()) <= 0:
+            raise ConfigError("opponents: the weights must not all be zero")
+        if not isinstance(self.eval.baselines, list) or any(b in (SELF, SNAPSHOTS) for b in self.eval.baselines):
+            raise ConfigError(f"eval.baselines: a list of agent specs (not self/snapshots), got {self.eval.baselines}")
+        try:
+            scripted_factories([str(s) for s in self.opponents], game)
+        except PoolError as err:
+            raise ConfigError(f"opponents: {err}") from None
+        try:
+            scripted_factories([str(s) for s in self.eval.baselines], game)
+        except PoolError as err:
+            raise ConfigError(f"eval.baselines: {err}") from None
 
 
 SECTIONS = {"ppo": PPOConfig, "eval": EvalConfig}

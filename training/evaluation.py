@@ -1,31 +1,96 @@
-"""Duplicate-deal evaluation: the same seeded deals replayed with the candidate in every seat.
+"""Duplicate-deal evaluation: the statistics every evaluator shares, and the trainer's one-candidate match.
 
-Card luck cancels: for each deal seed the candidate plays once from each seat against
-the baseline in all other seats, and the baseline itself plays the same deal in that seat
-(the reference). A sample is the candidate's payoff minus the reference payoff, averaged
-over the seats; samples of different deals are independent, and the 95% interval is
-mean +- 1.96 standard errors. An advantage above zero means: better than the baseline
-would have done with the same cards against the same opponents.
+Card games are noisy, so an agent is judged on *duplicate deals*: the same seeded deal is
+replayed with the agents in different seats, and the results of one deal seed are averaged
+into one sample. Samples of different deal seeds are independent; the 95% interval of their
+mean is Student's t interval (mean +- t(0.975, n-1) * sd / sqrt(n)). Tournaments among many
+agents are in ``training/tournament.py``; this module keeps the trainer's API:
+
+``duplicate_match`` plays one candidate *object* (e.g. the learner's policy, in process) from
+every seat against a baseline in all other seats, and the baseline itself in that seat as the
+reference. A sample is the candidate's payoff minus the reference payoff, averaged over the
+seats: above zero means better than the baseline would have done with the same cards
+against the same opponents.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import rams_env
 from agents.base import Agent, play_episode
 from agents.random_agent import RandomAgent
+from agents.registry import agent_factory
 
 BASELINES: dict[str, Callable[[int], Agent]] = {
     "random": lambda seed: RandomAgent(seed, name="random"),
 }
-"""Scripted baselines by name (the heuristic players join here)."""
+"""Game-independent baselines by name; any other agent spec (``heuristic``...) goes through agents.registry."""
+
+_Z975 = 1.959963984540054
 
 
+def t_quantile(df: int) -> float:
+    """Two-sided 95% quantile of Student's t with ``df`` degrees of freedom (Cornish-Fisher, < 1e-3 off for df >= 3).
+
+    The normal 1.96 under-covers for the few dozen deal seeds of a quick evaluation, and
+    scipy is not a dependency, so the expansion in 1/df is used.
+    """
+    if df < 1:
+        return math.inf
+    exact = {1: 12.706205, 2: 4.302653, 3: 3.182446, 4: 2.776445}
+    if df in exact:
+        return exact[df]
+    z = _Z975
+    terms = (
+        (z**3 + z) / 4,
+        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
+    )
+    return z + sum(term / df ** (k + 1) for k, term in enumerate(terms))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over independent samples (deal seeds) with the half-width of its 95% interval."""
+
+    mean: float
+    ci95: float
+    n: int
+
+    @property
+    def low(self) -> float:
+        return self.mean - self.ci95
+
+    @property
+    def high(self) -> float:
+        return self.mean + self.ci95
+
+    def excludes_zero(self) -> bool:
+        return self.low > 0 or self.high < 0
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {"mean": self.mean, "ci95": self.ci95, "low": self.low, "high": self.high, "n": self.n}
+
+
+def estimate(samples: Sequence[float]) -> Estimate:
+    """Mean and 95% t interval of independent samples (an infinite interval for a single sample)."""
+    values = [float(x) for x in samples]
+    if not values:
+        raise ValueError("an estimate needs at least one sample")
+    mean = math.fsum(values) / len(values)
+    if len(values) == 1:
+        return Estimate(mean, math.inf, 1)
+    sd = statistics.stdev(values)
+    return Estimate(mean, t_quantile(len(values) - 1) * sd / math.sqrt(len(values)), len(values))
+
+
+# ------------------------------------------------------------------ the trainer's match (in process)
 @dataclass
 class MatchResult:
     """Candidate against one baseline: mean advantage per deal with its 95% interval, and raw payoffs."""
@@ -42,12 +107,17 @@ class MatchResult:
                 "payoff": self.payoff, "reference": self.reference}
 
 
+def baseline_factory(baseline: str, game) -> Callable[[int], Agent]:
+    """A baseline by name: the game-independent ones above, else any agent spec of agents.registry."""
+    return BASELINES[baseline] if baseline in BASELINES else agent_factory(baseline, game)
+
+
 def duplicate_match(game: str, num_players: int | None, env_kwargs: dict[str, Any], candidate: Agent,
                     baseline: str, deals: int, seed: int = 10_000) -> MatchResult:
     """Advantage per deal of ``candidate`` over ``baseline``, seated against the baseline everywhere else."""
     env = rams_env.make(game, num_players, **env_kwargs)
     n = env.unwrapped.game.num_players
-    make_baseline = BASELINES[baseline]
+    make_baseline = baseline_factory(baseline, env.unwrapped.game)
     samples, payoffs, references = [], [], []
     for d in range(deals):
         reference = play_episode(env, [make_baseline(seed + 7919 * d + i) for i in range(n)], seed=seed + d)
@@ -57,9 +127,9 @@ def duplicate_match(game: str, num_players: int | None, env_kwargs: dict[str, An
             payoffs.append(play_episode(env, table, seed=seed + d)[seat])
             references.append(reference[seat])
         samples.append(statistics.fmean(p - r for p, r in zip(payoffs[-n:], references[-n:], strict=True)))
-    sd = statistics.stdev(samples) if len(samples) > 1 else 0.0
-    return MatchResult(baseline, statistics.fmean(samples), 1.96 * sd / math.sqrt(len(samples)), deals,
-                       statistics.fmean(payoffs), statistics.fmean(references))
+    result = estimate(samples)
+    return MatchResult(baseline, result.mean, result.ci95, deals, statistics.fmean(payoffs),
+                       statistics.fmean(references))
 
 
 def format_table(results: list[MatchResult], title: str) -> str:

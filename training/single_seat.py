@@ -28,8 +28,9 @@ class SingleSeatEnv(gym.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, game: str, opponents: OpponentFactory, num_players: int | None = None,
-                 seat: int | None = None, **options: Any) -> None:
+                 seat: int | None = None, reward_scale: float = 1.0, **options: Any) -> None:
         self.aec = rams_env.raw_env(game, num_players, **options)
+        self.reward_scale = reward_scale  # the learner sees reward * scale (chips -> O(1) for the value net)
         self.game = self.aec.game
         self.opponents = opponents
         self.fixed_seat = seat
@@ -66,7 +67,7 @@ class SingleSeatEnv(gym.Env):
         reward = self.aec.rewards[self.learner] + self._carry
         self._carry = 0.0
         more, done = self._play_others()
-        reward += more
+        reward = (reward + more) * self.reward_scale
         self.episode_return += reward
         obs = self._observe() if not done else np.zeros(self.observation_space.shape, np.float32)
         info = {"breakdown": self.aec.state.breakdown, "episode_return": self.episode_return} if done else {}

@@ -4,67 +4,47 @@
     rams train configs/train/toepen.yaml --set total_timesteps=20000 --set ppo.learning_rate=1e-4
     rams train configs/train/toepen.yaml --resume        # continue from <out_dir>/last.zip
 
-The learner plays one seat; the other seats are drawn per deal from the opponent mixture
-(a frozen snapshot of the learner, refreshed every ``snapshot_every`` steps, and the
-random baseline). Progress bar, TensorBoard logs (``tensorboard --logdir <out_dir>/tb``),
-atomic checkpoints every ``checkpoint_every`` steps, duplicate-deal evaluation against
-the baselines during and after training; results in ``<out_dir>/results.json`` and a plot.
+    rams train configs/train/toepen.yaml --export agents/pretrained/toepen_4p.zip   # ship the weights
+
+The learner plays one seat; the other seats are drawn per deal from the opponent pool
+(training/pool.py: the current policy, recent-biased frozen snapshots, scripted agents by
+spec). Progress bar with steps/s and ETA, TensorBoard logs (``tensorboard --logdir
+<out_dir>/tb``: rewards, losses, entropy, evaluation per baseline with its 95% bounds,
+hyper-parameters), atomic checkpoints every ``checkpoint_every`` steps, duplicate-deal
+evaluation against the baselines during and after training; results in
+``<out_dir>/results.json`` and a plot.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 import yaml
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import HParam
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 from tqdm import tqdm
 
 import rams_env
-from agents.checkpoint_agent import PolicyAgent, build_policy
-from agents.random_agent import RandomAgent
+from agents.checkpoint_agent import PolicyAgent
 from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from training.config import ConfigError, TrainConfig, as_dict, load_config
 from training.evaluation import MatchResult, duplicate_match, format_table
+from training.pool import OpponentPool
 from training.single_seat import SingleSeatEnv
 
 
-class OpponentPool:
-    """Draws the other seats of each deal: the frozen self-play snapshot or the random baseline."""
-
-    def __init__(self, config: TrainConfig, obs_size: int, n_actions: int) -> None:
-        self.kinds = list(config.opponents)
-        weights = np.array([config.opponents[k] for k in self.kinds], dtype=float)
-        self.weights = weights / weights.sum()
-        self.n = rams_env.make_game(config.game, config.num_players, **config.rules).num_players
-        self.snapshot = build_policy(obs_size, n_actions, config.ppo.net_arch)
-        self.snapshot.set_training_mode(False)
-
-    def refresh(self, policy) -> None:
-        self.snapshot.load_state_dict(policy.state_dict())
-
-    def __call__(self, rng: np.random.Generator) -> list:
-        table = []
-        for i in range(self.n):
-            kind = self.kinds[rng.choice(len(self.kinds), p=self.weights)]
-            seed = int(rng.integers(2**31))
-            table.append(PolicyAgent(self.snapshot, deterministic=False, name="self") if kind == "self"
-                         else RandomAgent(seed))
-            table[-1].reset(seed + i)
-        return table
-
-
 class TrainingMonitor(BaseCallback):
-    """Progress bar, snapshot refresh, checkpoints and evaluations during ``learn``."""
+    """Progress bar (steps/s, ETA, last evaluation), snapshots, checkpoints and evaluations during ``learn``."""
 
     def __init__(self, run: Run) -> None:
         super().__init__()
@@ -75,17 +55,20 @@ class TrainingMonitor(BaseCallback):
         cfg = self.run.config
         self.bar = tqdm(total=cfg.total_timesteps, initial=self.model.num_timesteps, unit="step",
                         desc=f"training {cfg.game}", disable=self.run.quiet, dynamic_ncols=True)
+        self.logger.record("hparams", HParam(hparams(cfg), {f"eval/{tag(b)}_mean": 0.0 for b in cfg.eval.baselines}),
+                           exclude=("stdout", "log", "json", "csv"))
 
     def _on_step(self) -> bool:
         cfg, steps = self.run.config, self.model.num_timesteps
         self.bar.total = max(self.bar.total, steps)
         self.bar.update(steps - self.bar.n)
         if steps % cfg.snapshot_every < cfg.n_envs:
-            self.run.pool.refresh(self.model.policy)
+            self.run.snapshot()
         if steps % cfg.checkpoint_every < cfg.n_envs:
-            self.run.save("last.zip")
+            self.run.checkpoint()
         if cfg.eval.every and steps % cfg.eval.every < cfg.n_envs:
-            self.run.evaluate(log=self.logger)
+            results = self.run.evaluate(log=self.logger)
+            self.bar.set_postfix({r.baseline: f"{r.mean:+.2f}±{r.ci95:.2f}" for r in results})
         return True
 
     def _on_training_end(self) -> None:
@@ -102,7 +85,9 @@ class Run:
         probe = rams_env.make_game(config.game, config.num_players, **config.rules)
         self.obs_size, self.n_actions = probe.observation.size, probe.actions.size
         self.rules_dict = probe.rules.as_dict()
-        self.pool = OpponentPool(config, self.obs_size, self.n_actions)
+        self.game = probe
+        self.pool = OpponentPool(probe, config.opponents, self.obs_size, self.n_actions, config.ppo.net_arch,
+                                 config.snapshots_kept)
         self.history: list[dict[str, Any]] = []
         env_fns = [self._env_fn(i) for i in range(config.n_envs)]
         ppo = config.ppo
@@ -112,29 +97,43 @@ class Run:
             n_epochs=ppo.n_epochs, gamma=ppo.gamma, gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range,
             ent_coef=ppo.ent_coef, policy_kwargs={"net_arch": list(ppo.net_arch)},
             tensorboard_log=str(self.out / "tb"))
-        self.pool.refresh(self.model.policy)
+        self.pool.attach(self.model.policy)
 
     def _env_fn(self, index: int):
         cfg = self.config
 
         def make() -> Monitor:
-            return Monitor(SingleSeatEnv(cfg.game, self.pool, cfg.num_players, **cfg.rules, **cfg.env))
+            return Monitor(SingleSeatEnv(cfg.game, self.pool, cfg.num_players, reward_scale=cfg.reward_scale,
+                                         **cfg.rules, **cfg.env))
         return make
 
     def meta(self) -> dict[str, Any]:
         cfg = self.config
         return {"game": cfg.game, "num_players": self.pool.n, "rules": self.rules_dict,
                 "observation_size": self.obs_size, "action_size": self.n_actions,
-                "observation_version": rams_env.make_game(cfg.game, cfg.num_players, **cfg.rules).observation.version,
+                "observation_version": self.game.observation.version,
                 "net_arch": list(cfg.ppo.net_arch), "steps": int(self.model.num_timesteps), "seed": cfg.seed,
-                "evaluation": self.history[-1] if self.history else None, "config": as_dict(cfg)}
+                "evaluation": self.history[-1] if self.history else None, "history": self.history,
+                "pool": self.pool.state(), "config": as_dict(cfg)}
 
-    def save(self, name: str) -> Path:
-        return save_checkpoint(self.out / name, self.meta(), self.model.policy.state_dict(),
-                               self.model.policy.optimizer.state_dict())
+    def save(self, name: str | Path, optimizer: bool = True) -> Path:
+        """A checkpoint in the run folder (``name``) or anywhere (a path); weights only without ``optimizer``."""
+        target = Path(name) if Path(name).parent != Path(".") else self.out / name
+        return save_checkpoint(target, self.meta(), self.model.policy.state_dict(),
+                               self.model.policy.optimizer.state_dict() if optimizer else None)
+
+    def snapshot(self) -> None:
+        """Freeze the learner into the pool; its file is written before any checkpoint names it."""
+        snap = self.pool.add_snapshot(self.model.num_timesteps, self.model.policy)
+        self.pool.save_snapshot(self.out, snap, self.meta())
+
+    def checkpoint(self) -> None:
+        """``last.zip`` (weights, optimizer, steps, pool), then the files of forgotten snapshots go."""
+        self.save("last.zip")
+        self.pool.prune(self.out)
 
     def resume(self) -> None:
-        """Continue from ``last.zip``: weights, optimizer and step counter (weights-only loading)."""
+        """Continue from ``last.zip``: weights, optimizer, step counter, evaluation history, pool snapshots."""
         meta, state, optimizer = load_checkpoint(self.out / "last.zip", with_optimizer=True)
         if meta.get("game") != self.config.game or meta.get("observation_size") != self.obs_size:
             raise CheckpointError(f"{self.out / 'last.zip'} belongs to another game or layout")
@@ -143,9 +142,10 @@ class Run:
             self.model.policy.optimizer.load_state_dict(optimizer)
         self.model.num_timesteps = int(meta["steps"])
         self.history = list(meta.get("history", [])) or ([meta["evaluation"]] if meta.get("evaluation") else [])
-        self.pool.refresh(self.model.policy)
+        self.pool.restore(self.out, meta.get("pool"))
 
     def evaluate(self, log=None, deals: int | None = None) -> list[MatchResult]:
+        """Duplicate deals against each ``eval.baselines`` spec (greedy learner), logged with 95% bounds."""
         cfg = self.config
         candidate = PolicyAgent(self.model.policy, deterministic=True, name="learner")
         env_kwargs = {**cfg.rules, **{k: v for k, v in cfg.env.items() if k != "random_carry"}}
@@ -155,8 +155,9 @@ class Run:
                              "results": [r.as_dict() for r in results]})
         if log is not None:
             for r in results:
-                log.record(f"eval/{r.baseline}_mean", r.mean)
-                log.record(f"eval/{r.baseline}_ci95", r.ci95)
+                for key, value in (("mean", r.mean), ("ci95", r.ci95), ("lower", r.mean - r.ci95),
+                                   ("upper", r.mean + r.ci95), ("payoff", r.payoff)):
+                    log.record(f"eval/{tag(r.baseline)}_{key}", value)
         return results
 
     def train(self) -> None:
@@ -165,7 +166,7 @@ class Run:
         if remaining > 0:
             self.model.learn(remaining, callback=TrainingMonitor(self), reset_num_timesteps=False,
                              tb_log_name="ppo")
-        self.save("last.zip")
+        self.checkpoint()
 
     def report(self, results: list[MatchResult], seconds: float) -> str:
         cfg = self.config
@@ -202,6 +203,22 @@ class Run:
         plt.close(fig)
 
 
+def tag(spec: str) -> str:
+    """An agent spec as a TensorBoard tag (``heuristic:bluffer,k=1`` -> ``heuristic_bluffer_k_1``)."""
+    return re.sub(r"[^\w.-]+", "_", spec).strip("_")
+
+
+def hparams(cfg: TrainConfig) -> dict[str, Any]:
+    """The run's hyper-parameters, flattened for TensorBoard's HPARAMS tab (scalars and strings only)."""
+    flat = {"game": cfg.game, "num_players": cfg.num_players or 0, "seed": cfg.seed,
+            "total_timesteps": cfg.total_timesteps, "n_envs": cfg.n_envs, "snapshot_every": cfg.snapshot_every,
+            "snapshots_kept": cfg.snapshots_kept, "rules": json.dumps(cfg.rules, sort_keys=True),
+            "opponents": json.dumps(cfg.opponents, sort_keys=True)}
+    for key, value in as_dict(cfg)["ppo"].items():
+        flat[f"ppo.{key}"] = value if isinstance(value, (int, float, str)) else str(value)
+    return flat
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="rams train", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -210,6 +227,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="override a config value, e.g. --set ppo.learning_rate=1e-4 (repeatable)")
     parser.add_argument("--resume", action="store_true", help="continue from <out_dir>/last.zip")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--export", metavar="PATH.zip",
+                        help="also write the final weights, no optimizer state (agents/pretrained/<game>_4p.zip)")
     return parser.parse_args(argv)
 
 
@@ -231,8 +250,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     start = time.perf_counter()
     run.train()
-    results = run.evaluate()
+    results = run.evaluate(deals=config.eval.final_deals or None)
     run.save("final.zip")
+    if args.export:
+        print(f"exported the final weights to {run.save(args.export, optimizer=False)}")
     print(run.report(results, time.perf_counter() - start))
     print(f"checkpoints, results.json, evaluation.png: {run.out}/   TensorBoard: tensorboard --logdir {run.out / 'tb'}")
     return 0

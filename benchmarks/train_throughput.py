@@ -1,0 +1,156 @@
+"""Training throughput: learner environment steps/s of MaskablePPO on rams beside PettingZoo's Leduc hold'em.
+
+Each rams game (default rules, default table, random_carry deals as in training) is wrapped
+in the trainer's single-seat view (training/single_seat.py) with random opponents; PettingZoo's
+classic ``leduc_holdem_v4`` (raw env) is wrapped in an equivalent single-seat view with a random
+opponent. Every contender trains MaskablePPO with the same network, ``n_envs``, ``n_steps``,
+batch size and epochs, one torch thread, in this one process; the contenders are interleaved
+over several rounds of ``--steps`` learner steps and the median steps/s is reported with the
+ratio ``leduc steps/s / rams steps/s`` (the issue's target: at most 1.5), both of the medians and
+the median of the per-round ratios (robust to load that drifts between rounds). A learner step is one
+decision of the learner, whatever the opponents did in between: that is what a training budget
+counts. The machines are shared and noisy: quote ratios, not absolute rates.
+
+    python benchmarks/train_throughput.py                      # 3 rounds of 4096 steps each
+    python benchmarks/train_throughput.py --games toepen --rounds 2 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+import rams_env
+from agents.random_agent import RandomAgent
+from training.single_seat import SingleSeatEnv
+
+PEER = "leduc_holdem_v4"
+
+
+class LeducSingleSeat(gym.Env):
+    """Leduc hold'em from one seat (drawn per hand): the random opponent acts until the learner must."""
+
+    def __init__(self) -> None:
+        from pettingzoo.classic import leduc_holdem_v4
+
+        self.aec = leduc_holdem_v4.raw_env()
+        first = self.aec.possible_agents[0]
+        self.observation_space = self.aec.observation_space(first)["observation"]
+        self.action_space = self.aec.action_space(first)
+        self._rng = np.random.default_rng()
+        self.learner = first
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        while True:
+            self.aec.reset(seed=int(self._rng.integers(2**31)))
+            self.learner = self.aec.possible_agents[int(self._rng.integers(2))]
+            self._carry, done = self._play_other()
+            if not done:
+                return self._observe(), {}
+
+    def step(self, action: int):
+        self.aec.step(int(action))
+        reward = self.aec.rewards[self.learner] + self._carry
+        self._carry = 0.0
+        more, done = self._play_other() if not self._over() else (0.0, True)
+        obs = np.zeros(self.observation_space.shape, np.float32) if done else self._observe()
+        return obs, float(reward + more), done, False, {}
+
+    def action_masks(self) -> np.ndarray:
+        return self.aec.observe(self.learner)["action_mask"].astype(bool)
+
+    def _observe(self) -> np.ndarray:
+        return self.aec.observe(self.learner)["observation"].astype(np.float32)
+
+    def _over(self) -> bool:
+        return bool(self.aec.terminations[self.learner] or self.aec.truncations[self.learner])
+
+    def _play_other(self) -> tuple[float, bool]:
+        total = 0.0
+        while not self._over() and self.aec.agent_selection != self.learner:
+            mask = self.aec.observe(self.aec.agent_selection)["action_mask"]
+            legal = np.flatnonzero(mask)
+            self.aec.step(int(legal[self._rng.integers(len(legal))]))
+            total += self.aec.rewards[self.learner]
+        return total, self._over()
+
+
+def rams_env_fn(game: str):
+    """The trainer's single-seat view of ``game`` with seeded random opponents (as in the Leduc wrapper)."""
+    n = rams_env.make_game(game, None).num_players
+
+    def opponents(rng: np.random.Generator) -> list[RandomAgent]:
+        return [RandomAgent(int(rng.integers(2**31))) for _ in range(n)]
+
+    return lambda: SingleSeatEnv(game, opponents, random_carry=True)
+
+
+def build_model(env_fns: list, args: argparse.Namespace) -> MaskablePPO:
+    return MaskablePPO("MlpPolicy", DummyVecEnv(env_fns), n_steps=args.n_steps, batch_size=args.batch_size,
+                       n_epochs=args.n_epochs, seed=0, verbose=0, policy_kwargs={"net_arch": list(args.net_arch)})
+
+
+def learn_rate(model: MaskablePPO, steps: int) -> float:
+    """Learner steps/s of ``model.learn`` over ``steps`` (rollouts and updates)."""
+    start = time.perf_counter()
+    model.learn(steps, reset_num_timesteps=False)
+    return steps / (time.perf_counter() - start)
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    torch.set_num_threads(1)
+    models = {PEER: build_model([lambda: LeducSingleSeat() for _ in range(args.n_envs)], args)}
+    for game in args.games:
+        models[game] = build_model([rams_env_fn(game) for _ in range(args.n_envs)], args)
+    for model in models.values():  # warm-up: first rollout and update outside the timing
+        model.learn(args.n_steps * args.n_envs)
+    rates: dict[str, list[float]] = {name: [] for name in models}
+    for _ in range(args.rounds):
+        for name, model in models.items():
+            rates[name].append(learn_rate(model, args.steps))
+    peer = statistics.median(rates[PEER])
+    results = {name: {"steps_per_s": statistics.median(r), "rounds": r,
+                      "leduc_over_this": peer / statistics.median(r),
+                      # the same ratio within each round (neighbours in time share the machine's load)
+                      "per_round": statistics.median(p / x for p, x in zip(rates[PEER], r, strict=True))}
+               for name, r in rates.items()}
+    return {"settings": {k: v for k, v in vars(args).items() if k != "json"}, "results": results}
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="+", default=list(rams_env.GAMES), choices=list(rams_env.GAMES))
+    parser.add_argument("--steps", type=int, default=4096, help="learner steps per contender per round (4096)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are reported (3)")
+    parser.add_argument("--n-envs", type=int, default=4)
+    parser.add_argument("--n-steps", type=int, default=512)
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--n-epochs", type=int, default=4)
+    parser.add_argument("--net-arch", type=int, nargs="+", default=[128, 128])
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    args = parser.parse_args(argv)
+    out = run(args)
+    print(f"{'environment':18} {'learner steps/s':>16} {'leduc / this':>13} {'per round':>10}"
+          "   (target: rams within 1.5x of leduc)")
+    for name, r in out["results"].items():
+        print(f"{name:18} {r['steps_per_s']:16.0f} {r['leduc_over_this']:12.2f}x {r['per_round']:9.2f}x")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(out, fh, indent=2)
+    return out
+
+
+if __name__ == "__main__":
+    main()
