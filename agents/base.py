@@ -17,6 +17,8 @@ class Agent(Protocol):
     """Anything that can take a seat at the table."""
 
     name: str
+    # Optional class attributes: ``reads_observation`` / ``reads_view`` = False let evaluators skip
+    # building what the agent never reads (training/tournament.py); undeclared means both are read.
 
     def reset(self, seed: int | None = None) -> None:
         """A new episode begins; seed any private randomness from ``seed``."""

@@ -10,6 +10,9 @@ import numpy as np
 class RandomAgent:
     """Uniform over legal actions; reproducible from ``seed`` (never the global numpy RNG)."""
 
+    reads_observation = False  # only the mask: evaluators may skip encoding the observation and view
+    reads_view = False
+
     def __init__(self, seed: int | None = None, name: str = "random") -> None:
         self.name = name
         self._rng = np.random.default_rng(seed)

@@ -25,6 +25,8 @@ class HeuristicAgent:
     """Base class: ``choose(view, legal)`` returns an action label; the base maps it to an id."""
 
     params_type: ClassVar[type[Params]] = Params
+    reads_observation: ClassVar[bool] = False  # the view only: evaluators may skip encoding the vector
+    reads_view: ClassVar[bool] = True
     STYLES: ClassVar[dict[str, dict[str, Any]]] = {"default": {}}
     """Named parameter sets (the default style is the plain parameters)."""
 

@@ -1,0 +1,152 @@
+"""``rams evaluate``: a duplicate-deal tournament among agents, with a pairwise matrix and ratings.
+
+Every pair of agents plays every deal seed with one agent alone against the other in every
+seat, both ways round, so the luck of the cards cancels (training/tournament.py). Prints a
+table of each agent's payoff per deal, its advantage over the field, its Bradley-Terry rating
+(Elo scale, random = 0) and the pairwise matrix, all with 95% intervals over deal seeds.
+The same seed and agents give the same numbers, whatever the number of workers.
+
+    rams evaluate --game toepen --agents heuristic random heuristic:cautious --deals 500
+    rams evaluate --game tippen --preset loup --players 5 --agents heuristic random
+    rams evaluate --game toepen --rules lives=15 --episode session --agents heuristic random --deals 100
+    rams evaluate --agents checkpoint:runs/toepen/final.zip heuristic random --json out.json --plot plots/
+
+Agents (agents/registry.py): random, heuristic, heuristic:<style>[,key=value...], checkpoint:<path.zip>,
+pretrained; or py:<module>:<function> for your own (function(game) returns a factory seed -> agent).
+The same spec twice is two entrants (random, random#2): a check that the intervals cover zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+import rams_env
+from agents.registry import AgentSpecError
+from rams_env.game import OptionError
+from rams_env.rules import RulesError
+from training.report import console, markdown, plot, summarize
+from training.tournament import Plan, Setting, run_tournament
+
+
+class UsageError(ValueError):
+    """Bad command-line input (exit code 2)."""
+
+
+def parse_rules(items: list[str]) -> dict[str, Any]:
+    """``["lives=15", "knock_timing=any_time"]`` -> typed rule options (YAML scalars)."""
+    rules = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--rules {item!r} is not key=value")
+        rules[key.strip()] = yaml.safe_load(value)
+    return rules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rams evaluate", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="toepen", choices=sorted(rams_env.GAMES), help="game (default toepen)")
+    parser.add_argument("--agents", nargs="+", default=["heuristic", "random"], metavar="SPEC",
+                        help="two or more agent specs (default: heuristic random)")
+    parser.add_argument("--deals", type=int, default=500, help="deal seeds; each is played at every seating of "
+                                                               "every pair (default 500)")
+    parser.add_argument("--players", type=int, default=None, help="table size (default: the game's usual)")
+    parser.add_argument("--preset", default=None, help="named rule set of the game (see docs/rules/<game>.md)")
+    parser.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE", help="rule options over the preset")
+    parser.add_argument("--episode", choices=["deal", "session"], default="deal",
+                        help="one deal per game, or a whole session (adds session win rates; default deal)")
+    parser.add_argument("--random-carry", action="store_true",
+                        help="start deals from random carried-over lives / pot instead of a fresh session")
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed: deals and agents' randomness (default 0)")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                        help="worker processes (default: up to 2); results do not depend on it")
+    parser.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples for rating intervals "
+                                                                   "(default 200)")
+    parser.add_argument("--json", metavar="PATH", help="write the full summary as JSON")
+    parser.add_argument("--markdown", metavar="PATH", help="write the tables as markdown")
+    parser.add_argument("--plot", metavar="DIR", help="write matrix.png and ratings.png into DIR")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def plan_from(args: argparse.Namespace) -> Plan:
+    """The tournament plan of the parsed arguments (raises UsageError on bad numbers)."""
+    for name in ("deals", "workers"):
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name} must be at least 1, got {getattr(args, name)}")
+    if args.bootstrap < 0:
+        raise UsageError(f"--bootstrap must be >= 0, got {args.bootstrap}")
+    setting = Setting(args.game, args.players, args.preset, tuple(parse_rules(args.rules).items()), args.episode,
+                      args.random_carry)
+    try:
+        return Plan(setting, tuple(args.agents), args.deals, args.seed)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def prepare_outputs(args: argparse.Namespace) -> None:
+    """Create the output directories before the run, so a bad path fails in a second, not after an hour."""
+    try:
+        for path in (args.json, args.markdown):
+            if path:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if args.plot:
+            Path(args.plot).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"cannot write the output: {err}") from None
+
+
+def write_outputs(summary: dict[str, Any], args: argparse.Namespace) -> list[Path]:
+    written = []
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+        written.append(Path(args.json))
+    if args.markdown:
+        Path(args.markdown).write_text(markdown(summary))
+        written.append(Path(args.markdown))
+    if args.plot:
+        written += plot(summary, args.plot)
+    return written
+
+
+def input_errors() -> tuple[type[Exception], ...]:
+    """Errors that mean bad input, not a bug: a clear message and exit code 2.
+
+    CheckpointError is looked up only if a checkpoint was loaded (its module imports torch).
+    """
+    checkpoint = sys.modules.get("training.checkpoint")
+    extra = (checkpoint.CheckpointError,) if checkpoint is not None else ()
+    return (UsageError, AgentSpecError, RulesError, OptionError, *extra)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        plan = plan_from(args)
+        prepare_outputs(args)
+        tournament = run_tournament(plan, workers=args.workers, progress=not args.quiet)
+    except ModuleNotFoundError as err:  # e.g. a heuristic player not written yet for this game
+        print(f"rams evaluate: error: an agent is not available: {err}", file=sys.stderr)
+        return 2
+    except Exception as err:
+        if not isinstance(err, input_errors()):
+            raise
+        print(f"rams evaluate: error: {err}", file=sys.stderr)
+        return 2
+    summary = summarize(tournament, bootstrap=args.bootstrap)
+    print(console(summary))
+    for path in write_outputs(summary, args):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,318 @@
+"""Round-robin tournaments among agents over duplicate deals: parallel, deterministic, seat-fair.
+
+The scheme. Deal ``d`` of a tournament with seed ``s`` is the environment's
+``reset(seed=deal_seed(s, d))``: the same cards and dealer whoever sits where. For every pair
+of agents (A, B) each deal is played at every distinct *seating* of
+
+    A in one seat and B in the n-1 others, rotated through the n seats, and
+    B in one seat and A in the n-1 others, rotated likewise
+
+(2n seatings; 2 at a two-seat table, where both patterns coincide). Over these seatings A and
+B hold every seat's cards equally often, so the luck of the cards cancels. The pair's sample
+for the deal is the mean over its seatings of (mean payoff of A's seats - mean payoff of B's
+seats): how much more a seat held by A earns per deal than a seat held by B. Deal seeds are
+the independent units (each one averaged over its seatings first), so intervals come from
+the spread between deal seeds (see training/evaluation.py).
+
+Every game of a deal seeds its agents from (s, d, pair, seating), so a result depends on
+nothing but the plan: deals are cut into chunks, played by worker processes ('spawn'
+context), and merged in seed order; 1 worker or 2 give identical numbers.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import multiprocessing
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+import rams_env
+from agents.base import Agent
+from agents.random_agent import RandomAgent
+from agents.registry import AgentFactory, AgentSpecError, agent_factory
+from rams_env.env import Episode, IllegalActionError
+from rams_env.observation import OBS_DTYPE
+
+_NO_OBSERVATION = np.zeros(0, dtype=OBS_DTYPE)
+_NO_OBSERVATION.flags.writeable = False
+
+
+@dataclass(frozen=True)
+class Setting:
+    """The table: game, size, rules and episode kind (picklable, so workers rebuild the same game)."""
+
+    game: str
+    players: int | None = None
+    preset: str | None = None
+    rules: tuple[tuple[str, Any], ...] = ()
+    episode: str = "deal"  # "deal" or "session"
+    random_carry: bool = False  # deals start from random carried-over lives / pot
+
+    def make_game(self):
+        """The rams Game (raises RulesError naming a bad game, preset, option or table size)."""
+        session = Episode(self.episode) is Episode.SESSION
+        return rams_env.make_game(self.game, self.players, preset=self.preset, session=session, **dict(self.rules))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a tournament's numbers depend on."""
+
+    setting: Setting
+    agents: tuple[str, ...]  # agent specs (agents/registry.py); the same spec twice is two entrants
+    deals: int
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.agents) < 2:
+            raise ValueError(f"a tournament needs at least two agents, got {list(self.agents)}")
+        if self.deals < 2:
+            raise ValueError(f"deals={self.deals}: at least 2 deal seeds are needed for an interval")
+        if self.seed < 0:
+            raise ValueError(f"seed={self.seed} must be >= 0")
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The environment seed of deal ``deal`` (independent streams for different tournament seeds)."""
+    return int(np.random.SeedSequence([seed, deal]).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def pairs(num_agents: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(num_agents) for j in range(i + 1, num_agents)]
+
+
+def seatings(num_players: int) -> list[tuple[bool, ...]]:
+    """Distinct seatings of a pair, True where the pair's first agent sits (see the module docstring)."""
+    out: list[tuple[bool, ...]] = []
+    for alone in (True, False):
+        for seat in range(num_players):
+            pattern = tuple((k == seat) == alone for k in range(num_players))
+            if pattern not in out:
+                out.append(pattern)
+    return out
+
+
+def make_factory(spec: str, game) -> AgentFactory:
+    """An agent factory from a spec of agents/registry.py, or ``py:<module>:<function>`` for an agent of
+    your own: ``function(game)`` returns a factory ``seed -> agent`` (importable, so workers can build it).
+    """
+    if spec.startswith("py:"):
+        module, _, name = spec[3:].partition(":")
+        try:
+            builder = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError, ValueError) as err:
+            raise AgentSpecError(f"agent {spec!r}: cannot import {name!r} from {module!r} ({err})") from None
+        return builder(game)
+    return agent_factory(spec, game)
+
+
+def reads(agent: Agent) -> tuple[bool, bool]:
+    """(observation, view): what ``agent`` reads. Scripted agents skip the costly encodings they never use.
+
+    Agents declare ``reads_observation`` / ``reads_view`` (the random agent reads only the mask,
+    heuristics only the view); an agent that declares nothing gets both.
+    """
+    return bool(getattr(agent, "reads_observation", True)), bool(getattr(agent, "reads_view", True))
+
+
+def play_deal(game, agents: list[Agent], seed: int, random_carry: bool = False) -> tuple[list[int], int]:
+    """Each seat's payoff of one episode (as ``env.reset(seed=seed)`` would deal it) and the decisions taken.
+
+    The Game is driven directly, without the AEC wrapper, so that an evaluation runs at
+    the engine's speed; the payoffs equal the environment's summed rewards.
+    """
+    state = game.new_state(np.random.default_rng(seed), None, random_carry=random_carry)
+    needs = [reads(a) for a in agents]
+    size = game.actions.size
+    decisions = 0
+    while not state.terminal:
+        seat = state.to_act
+        legal = game.legal_actions(state)
+        mask = np.zeros(size, dtype=np.int8)
+        mask[legal] = 1
+        read_obs, read_view = needs[seat]
+        obs = _NO_OBSERVATION
+        if read_obs:
+            obs = np.zeros(game.observation.size, dtype=OBS_DTYPE)
+            game.encode(state, seat, obs)
+        action = agents[seat].act(obs, mask, game.view(state, seat) if read_view else {})
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in legal:
+            raise IllegalActionError(f"{agents[seat].name} in seat {seat} chose {action!r}; legal: "
+                                     f"{', '.join(game.actions.label(a) for a in legal)}")
+        game.apply(state, int(action))
+        decisions += 1
+    return list(state.scores), decisions
+
+
+def win_shares(scores: list[int]) -> list[float]:
+    """A session's win split among the seats with the best score."""
+    best = max(scores)
+    winners = sum(1 for s in scores if s == best)
+    return [1.0 / winners if s == best else 0.0 for s in scores]
+
+
+@dataclass
+class Block:
+    """Per-deal results of a run of consecutive deal seeds."""
+
+    start: int
+    advantage: np.ndarray  # (deals, pairs): first agent's seats minus second agent's seats, per seat and deal
+    payoff: np.ndarray  # (deals, agents): mean payoff per seat, over the agent's games of the deal
+    wins: np.ndarray  # (deals, agents): mean session-win share per seat (sessions only)
+    games: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time: a speed that other load on the machine does not skew
+
+
+class Table:
+    """A process's game and agent factories, built once from the picklable plan."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.game = plan.setting.make_game()
+        self.factories = [make_factory(spec, self.game) for spec in plan.agents]
+        self.pairs = pairs(len(plan.agents))
+        self.seatings = seatings(self.game.num_players)
+
+    def play(self, start: int, stop: int) -> Block:
+        """Deals ``start..stop-1``: every pair at every seating."""
+        began, cpu = time.perf_counter(), time.process_time()
+        m, k = len(self.plan.agents), stop - start
+        block = Block(start, np.zeros((k, len(self.pairs))), np.zeros((k, m)), np.zeros((k, m)))
+        for row, d in enumerate(range(start, stop)):
+            self._play_deal(d, block, row)
+        block.seconds = time.perf_counter() - began
+        block.cpu_seconds = time.process_time() - cpu
+        return block
+
+    def _play_deal(self, d: int, block: Block, row: int) -> None:
+        """Deal ``d`` at every seating of every pair, accumulated into ``block`` row ``row``."""
+        n, plan = self.game.num_players, self.plan
+        env_seed = deal_seed(plan.seed, d)
+        games_of = np.zeros(len(plan.agents))
+        for p, (i, j) in enumerate(self.pairs):
+            for s, pattern in enumerate(self.seatings):
+                seeds = [int(x) for x in np.random.SeedSequence([plan.seed, d, p, s]).generate_state(n)]
+                # a fresh agent per game, seeded by its factory: nothing carries over from another game
+                table = [self.factories[i if mine else j](seeds[seat]) for seat, mine in enumerate(pattern)]
+                for agent, seed in zip(table, seeds, strict=True):
+                    if type(agent) is not RandomAgent:  # seeded by its constructor; others may be shared (checkpoints)
+                        agent.reset(seed)
+                scores, decisions = play_deal(self.game, table, env_seed, plan.setting.random_carry)
+                shares = win_shares(scores)
+                mean_i, mean_j = _seat_mean(scores, pattern, True), _seat_mean(scores, pattern, False)
+                block.advantage[row, p] += (mean_i - mean_j) / len(self.seatings)
+                block.payoff[row, i] += mean_i
+                block.payoff[row, j] += mean_j
+                block.wins[row, i] += _seat_mean(shares, pattern, True)
+                block.wins[row, j] += _seat_mean(shares, pattern, False)
+                games_of[[i, j]] += 1
+                block.games += 1
+                block.decisions += decisions
+        block.payoff[row] /= games_of
+        block.wins[row] /= games_of
+
+
+def _seat_mean(values: list[float], pattern: tuple[bool, ...], mine: bool) -> float:
+    """Mean of ``values`` over the seats where ``pattern`` is ``mine``."""
+    seats = [values[t] for t in range(len(pattern)) if pattern[t] == mine]
+    return sum(seats) / len(seats)
+
+
+_TABLE: Table | None = None
+
+
+def _one_thread() -> None:
+    torch = sys.modules.get("torch")  # imported only if a checkpoint agent needed it
+    if torch is not None:
+        torch.set_num_threads(1)  # one thread per process: the workers already fill the cores
+
+
+def _init_worker(plan: Plan) -> None:
+    global _TABLE
+    _TABLE = Table(plan)
+    _one_thread()
+
+
+def _play_chunk(bounds: tuple[int, int]) -> Block:
+    assert _TABLE is not None, "worker not initialised"
+    return _TABLE.play(*bounds)
+
+
+@dataclass
+class Tournament:
+    """The per-deal results of a plan, merged in seed order, and where they came from."""
+
+    plan: Plan
+    names: list[str]
+    num_players: int
+    pairs: list[tuple[int, int]]
+    seatings: list[tuple[bool, ...]]
+    advantage: np.ndarray
+    payoff: np.ndarray
+    wins: np.ndarray | None  # None unless episode="session"
+    games: int
+    decisions: int
+    seconds: float  # wall time, worker start-up included
+    play_seconds: float  # time spent playing, summed over workers
+    cpu_seconds: float  # CPU time spent playing, summed over workers
+    workers: int
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def display_names(specs: tuple[str, ...]) -> list[str]:
+    """The specs, with ``#2``, ``#3``... on repeated ones so every entrant has its own name."""
+    seen: dict[str, int] = {}
+    out = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return out
+
+
+def chunks(deals: int, workers: int, size: int | None = None) -> list[tuple[int, int]]:
+    """Consecutive deal ranges (the size changes only how work is shared, never a result)."""
+    size = size or max(1, min(64, math.ceil(deals / (8 * workers))))
+    return [(a, min(a + size, deals)) for a in range(0, deals, size)]
+
+
+def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: int | None = None) -> Tournament:
+    """Play ``plan`` on ``workers`` processes; raises AgentSpecError / RulesError before any work starts."""
+    if workers < 1:
+        raise ValueError(f"workers={workers} must be >= 1")
+    table = Table(plan)  # validates the game, rules and agent specs in this process
+    _one_thread()
+    parts = chunks(plan.deals, workers, chunk)
+    began = time.perf_counter()
+    blocks: list[Block] = []
+    with tqdm(total=plan.deals, unit="deal", desc=f"{plan.setting.game} tournament", disable=not progress,
+              dynamic_ncols=True) as bar:
+        if workers == 1:
+            for bounds in parts:
+                blocks.append(table.play(*bounds))
+                bar.update(bounds[1] - bounds[0])
+        else:
+            context = multiprocessing.get_context("spawn")
+            with context.Pool(min(workers, len(parts)), initializer=_init_worker, initargs=(plan,)) as pool:
+                for block in pool.imap(_play_chunk, parts):
+                    blocks.append(block)
+                    bar.update(block.advantage.shape[0])
+                pool.close()  # let the workers exit normally (terminate() would leak their locks)
+                pool.join()
+    seconds = time.perf_counter() - began
+    session = Episode(plan.setting.episode) is Episode.SESSION
+    return Tournament(
+        plan=plan, names=display_names(plan.agents), num_players=table.game.num_players, pairs=table.pairs,
+        seatings=table.seatings, advantage=np.concatenate([b.advantage for b in blocks]),
+        payoff=np.concatenate([b.payoff for b in blocks]),
+        wins=np.concatenate([b.wins for b in blocks]) if session else None,
+        games=sum(b.games for b in blocks), decisions=sum(b.decisions for b in blocks), seconds=seconds,
+        play_seconds=sum(b.seconds for b in blocks), cpu_seconds=sum(b.cpu_seconds for b in blocks), workers=workers,
+        meta={"rules_in_effect": table.game.rules.as_dict()})
