@@ -12,8 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from agents.heuristics.base import HeuristicAgent, Params
-from agents.heuristics.trumpplay import PlayStyle, TrumpTable, choose_card, estimate_hand, played_cards, unseen_cards
+from agents.heuristics.base import HeuristicAgent
+from agents.heuristics.trumpplay import (
+    CardPlayParams,
+    TrumpTable,
+    choose_card,
+    estimate_hand,
+    played_cards,
+    unseen_cards,
+)
 from rams_env.cards import LUPFEN_20
 from rams_env.games.lupfen.game import RANKS
 
@@ -24,14 +31,12 @@ PACK = LUPFEN_20.codes
 
 
 @dataclass(frozen=True)
-class LupfenParams(Params):
+class LupfenParams(CardPlayParams):
     lift_margin: float = 0.2
     """Lift when the expected chips exceed this share of the pot (the estimate is optimistic: it takes
     the cards as independent and the players who come in as average hands, so a margin pays)."""
     mit_margin: float = 0.1
     """Play along ("mit") when the expected chips exceed this share of the pot."""
-    join_rate: float = 0.7
-    """Expected share of the undecided players who will play along."""
     scrap_margin: float = 0.0
     """Call scrap when playing on is expected to lose more than this share of the pot."""
     blind_lift: bool = False
@@ -39,20 +44,6 @@ class LupfenParams(Params):
     shove: bool = True
     """The dealer shoves the deal on when allowed: her fee is paid either way, the next dealer pays one too
     (against random players shoving raised the advantage from 0.3 to 2.4 chips a deal; even in self-play)."""
-    lead_trumps_from: int = 2
-    """Lead the top trump when holding at least this many trumps."""
-    take_unsafe: bool = True
-    """Take a trick with a card a later player may still beat (else duck)."""
-    safe_chance: float = 1.0
-    """Not last to play, take with the cheapest card that holds the trick with this chance (1.0: a boss)."""
-
-    def __post_init__(self) -> None:
-        if not 0.0 <= self.join_rate <= 1.0:
-            raise ValueError(f"join_rate={self.join_rate}: a share between 0 and 1")
-        if not 0.0 <= self.safe_chance <= 1.0:
-            raise ValueError(f"safe_chance={self.safe_chance}: a chance between 0 and 1")
-        if self.lead_trumps_from < 1:
-            raise ValueError(f"lead_trumps_from={self.lead_trumps_from}: at least 1")
 
 
 class LupfenHeuristic(HeuristicAgent):
@@ -119,6 +110,6 @@ class LupfenHeuristic(HeuristicAgent):
         active = sum(bid in ACTIVE for bid in view["bids"])
         after = active - len(view["trick"]) - 1
         unseen = unseen_cards(PACK, view["hand"], self._gone(view))
-        style = PlayStyle(self.params.lead_trumps_from, self.params.take_unsafe, self.params.safe_chance)
+        style = self.params.play_style
         table = TrumpTable.make(RANKS, view["trump"])
         return choose_card(table, legal, [c for _, c in view["trick"]], unseen, after, style, len(view["hand"]))

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from agents.heuristics.base import HeuristicAgent, Params
+from agents.heuristics.base import HeuristicAgent
 from agents.heuristics.trumpplay import (
+    CardPlayParams,
     HandEstimate,
-    PlayStyle,
     TrumpTable,
     after_exchange,
     choose_card,
@@ -34,7 +34,7 @@ ACTIVE = ("sneak", "join")
 
 
 @dataclass(frozen=True)
-class MauschelnParams(Params):
+class MauschelnParams(CardPlayParams):
     sneak_margin: float = 0.6
     """Sneak when the expected chips exceed this share of what the four tricks earn (the pot, or the
     Pinke when a trick earns a quarter of it). The estimate is optimistic (cards taken as independent,
@@ -43,28 +43,12 @@ class MauschelnParams(Params):
     join_margin: float = 0.3
     """Join when the expected chips exceed this share of what the tricks earn (joins estimated at a
     quarter of the pot lost about a tenth of it)."""
-    join_rate: float = 0.7
-    """Expected share of the undecided players who will join."""
     exchange_margin: float = -0.1
     """Exchange a side card (not an ace) whose trick chance is below the talon's mean minus this
     (negative: exchange a little more eagerly; self-play favoured -0.1 over 0 by about 0.3 chips a deal
     in Mauscheln, within the noise in Tippen)."""
     knock: bool = True
     """The dealer knocks on a high turn-up (the trump ace is hers, the hand unseen)."""
-    lead_trumps_from: int = 2
-    """Lead the top trump when holding at least this many trumps."""
-    take_unsafe: bool = True
-    """Take a trick with a card a later player may still beat (else duck)."""
-    safe_chance: float = 1.0
-    """Not last to play, take with the cheapest card that holds the trick with this chance (1.0: a boss)."""
-
-    def __post_init__(self) -> None:
-        if not 0.0 <= self.join_rate <= 1.0:
-            raise ValueError(f"join_rate={self.join_rate}: a share between 0 and 1")
-        if not 0.0 <= self.safe_chance <= 1.0:
-            raise ValueError(f"safe_chance={self.safe_chance}: a chance between 0 and 1")
-        if self.lead_trumps_from < 1:
-            raise ValueError(f"lead_trumps_from={self.lead_trumps_from}: at least 1")
 
 
 class MauschelnHeuristic(HeuristicAgent):
@@ -151,6 +135,6 @@ class MauschelnHeuristic(HeuristicAgent):
     def _play(self, view: dict[str, Any], legal: list[str]) -> str:
         active = sum(bid in ACTIVE for bid in view["bids"])
         after = active - len(view["trick"]) - 1
-        style = PlayStyle(self.params.lead_trumps_from, self.params.take_unsafe, self.params.safe_chance)
+        style = self.params.play_style
         trick = [c for _, c in view["trick"]]
         return choose_card(self._table(view), legal, trick, self._unseen(view), after, style, len(view["hand"]))

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from agents.heuristics.base import HeuristicAgent, Params
+from agents.heuristics.base import HeuristicAgent
 from agents.heuristics.trumpplay import (
+    CardPlayParams,
     HandEstimate,
-    PlayStyle,
     TrumpTable,
     after_exchange,
     choose_card,
@@ -34,14 +34,12 @@ ACTIVE = ("play", "forced", "privileged")
 
 
 @dataclass(frozen=True)
-class TippenParams(Params):
+class TippenParams(CardPlayParams):
     tap_margin: float = 0.3
     """Tap when the expected chips of playing exceed this share of what the tricks can win (the pot when
     a trick earns a third, the hand size in counters when it earns one). The estimate is optimistic
     (cards taken as independent, the players who come in as average hands): self-play deals showed
     taps estimated at a quarter of the pot losing about a tenth of it, at half the pot winning a quarter."""
-    join_rate: float = 0.7
-    """Expected share of the undecided players who will play too."""
     exchange_margin: float = -0.1
     """Exchange a side card (not an ace) whose trick chance is below the talon's mean minus this
     (negative: exchange a little more eagerly; self-play favoured -0.1 over 0 by about 0.3 chips a deal
@@ -58,20 +56,6 @@ class TippenParams(Params):
     shove: bool = True
     """The dealer shoves the deal on when allowed: her ante is paid either way, the next dealer antes too
     (against random players shoving raised the advantage from 1.1 to 1.7 chips a deal; even in self-play)."""
-    lead_trumps_from: int = 2
-    """Lead the top trump when holding at least this many trumps."""
-    take_unsafe: bool = True
-    """Take a trick with a card a later player may still beat (else duck)."""
-    safe_chance: float = 1.0
-    """Not last to play, take with the cheapest card that holds the trick with this chance (1.0: a boss)."""
-
-    def __post_init__(self) -> None:
-        if not 0.0 <= self.join_rate <= 1.0:
-            raise ValueError(f"join_rate={self.join_rate}: a share between 0 and 1")
-        if not 0.0 <= self.safe_chance <= 1.0:
-            raise ValueError(f"safe_chance={self.safe_chance}: a chance between 0 and 1")
-        if self.lead_trumps_from < 1:
-            raise ValueError(f"lead_trumps_from={self.lead_trumps_from}: at least 1")
 
 
 class TippenHeuristic(HeuristicAgent):
@@ -208,6 +192,6 @@ class TippenHeuristic(HeuristicAgent):
     def _play(self, view: dict[str, Any], legal: list[str]) -> str:
         active = sum(bid in ACTIVE for bid in view["bids"])
         after = active - len(view["trick"]) - 1
-        style = PlayStyle(self.params.lead_trumps_from, self.params.take_unsafe, self.params.safe_chance)
+        style = self.params.play_style
         trick = [c for _, c in view["trick"]]
         return choose_card(self._table(view), legal, trick, self._unseen(view), after, style, len(view["hand"]))

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from agents.heuristics.base import Params
 from rams_env.cards import SUITS, RankOrder, card, rank_of
 from rams_env.tricks import NO_TRUMP, TrickOrder
 
@@ -231,6 +232,32 @@ class PlayStyle:
 
 
 DEFAULT_STYLE = PlayStyle()
+
+
+@dataclass(frozen=True)
+class CardPlayParams(Params):
+    """Parameters every pot-game heuristic shares: how many others come in, and how cards are played."""
+
+    join_rate: float = 0.7
+    """Expected share of the undecided players who will come in too (play, join, play along)."""
+    lead_trumps_from: int = 2
+    """Lead the top trump when holding at least this many trumps."""
+    take_unsafe: bool = True
+    """Take a trick with a card a later player may still beat (else duck)."""
+    safe_chance: float = 1.0
+    """Not last to play, take with the cheapest card that holds the trick with this chance (1.0: a boss)."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.join_rate <= 1.0:
+            raise ValueError(f"join_rate={self.join_rate}: a share between 0 and 1")
+        if not 0.0 <= self.safe_chance <= 1.0:
+            raise ValueError(f"safe_chance={self.safe_chance}: a chance between 0 and 1")
+        if self.lead_trumps_from < 1:
+            raise ValueError(f"lead_trumps_from={self.lead_trumps_from}: at least 1")
+
+    @property
+    def play_style(self) -> PlayStyle:
+        return PlayStyle(self.lead_trumps_from, self.take_unsafe, self.safe_chance)
 
 
 def choose_card(table: TrumpTable, legal: Sequence[str], trick: Sequence[str], unseen: Sequence[str],
