@@ -53,7 +53,9 @@ class TrainingMonitor(BaseCallback):
 
     def _on_training_start(self) -> None:
         cfg = self.run.config
-        self.bar = tqdm(total=cfg.total_timesteps, initial=self.model.num_timesteps, unit="step",
+        rollout = cfg.ppo.n_steps * cfg.n_envs  # PPO collects whole rollouts: the last one may end past the budget
+        total = -(-cfg.total_timesteps // rollout) * rollout
+        self.bar = tqdm(total=total, initial=self.model.num_timesteps, unit="step",
                         desc=f"training {cfg.game}", disable=self.run.quiet, dynamic_ncols=True)
         self.logger.record("hparams", HParam(hparams(cfg), {f"eval/{tag(b)}_mean": 0.0 for b in cfg.eval.baselines}),
                            exclude=("stdout", "log", "json", "csv"))
