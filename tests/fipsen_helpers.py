@@ -7,6 +7,7 @@ A scenario stacks the deal (hands, then the turn-up or skat on top of the stock)
 from __future__ import annotations
 
 import rams_env
+from tests.scripting import legal, play  # noqa: F401  (re-exported for the variant files)
 
 
 def rest(variant: str, hands: list[str], first: str = "") -> list[str]:
@@ -24,19 +25,3 @@ def table(variant: str, hands: list[str], first: str = "", dealer: int | None = 
     deal = {"hands": [h.split() for h in hands], "stock": rest(variant, hands, first)}
     env.reset(seed=0, options={"deal": deal, "dealer": n - 1 if dealer is None else dealer, **carry})
     return env, env.unwrapped
-
-
-def play(env, moves: str) -> None:
-    """Step ``seat:label`` moves; an underscore in a bid, discard or trump label stands for its space."""
-    raw = env.unwrapped
-    for move in moves.split():
-        seat, label = move.split(":")
-        assert raw.state.to_act == int(seat), f"player_{raw.state.to_act} to act, script says {seat}"
-        if label.startswith(("bid_", "discard_", "trump_")):
-            label = label.replace("_", " ")
-        env.step(raw.action_id(label))
-
-
-def legal(raw) -> list[str]:
-    """The legal action labels of the player to act, sorted."""
-    return sorted(raw.legal_labels())

@@ -10,6 +10,7 @@ import rams_env
 from agents.heuristics.fipsen import FipsenHeuristic, FipsenParams
 from agents.random_agent import RandomAgent
 from agents.registry import AgentSpecError, agent_factory
+from tests.scripting import play
 from training.evaluation import duplicate_match
 
 PRESETS = ["thedinghausen", "grossenaspe", "prisdorf", "anseggerfips", "duttfips"]
@@ -26,15 +27,6 @@ def table(variant: str, hands: list[str], first: str = "", dealer: int | None = 
     env.reset(seed=0, options={"deal": {"hands": [h.split() for h in hands], "stock": stock},
                                "dealer": n - 1 if dealer is None else dealer})
     return env, env.unwrapped
-
-
-def play(env, moves: str) -> None:
-    """Scripted moves ``seat:label`` (spaces in labels written as underscores)."""
-    raw = env.unwrapped
-    for move in moves.split():
-        seat, label = move.split(":")
-        assert raw.state.to_act == int(seat), f"player_{raw.state.to_act} to act, script says {seat}"
-        env.step(raw.action_id(label.replace("_", " ")))
 
 
 def decide(raw, style: str = "default", **params) -> str:

@@ -10,6 +10,7 @@ import pytest
 import rams_env
 from rams_env.games.lupfen import Phase, Round
 from tests.conformance import random_playout
+from tests.scripting import chips, legal, play
 
 
 def table(hands, stock, dealer, pot=0, **rules):
@@ -24,22 +25,6 @@ def rest(hands, top: str) -> str:
     used = set(" ".join(hands).split()) | {top}
     others = [c for c in rams_env.make_game("lupfen").pack().codes if c not in used]
     return " ".join([top, *others])
-
-
-def play(env, moves: str) -> None:
-    raw = env.unwrapped
-    for move in moves.split():
-        seat, label = move.split(":")
-        assert raw.state.to_act == int(seat), f"player_{raw.state.to_act} to act, script says {seat}"
-        env.step(raw.action_id(label))
-
-
-def legal(raw) -> list[str]:
-    return sorted(raw.legal_labels())
-
-
-def chips(raw) -> list[int]:
-    return list(raw.state.ledger.bankrolls)
 
 
 EXAMPLE_1 = ["Ad Js Jc", "Kd As Ac", "Qs Qc Kc"]

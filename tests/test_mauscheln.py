@@ -11,6 +11,7 @@ import rams_env
 from rams_env.cards import cards
 from rams_env.games.mauscheln import Phase
 from tests.conformance import random_playout
+from tests.scripting import chips, legal, play
 
 HANDS = ["Ah Kh Qh 7c", "Jh 10h 8c 9c", "As Ks 7s 8s", "Ad Kd Qd Jd"]
 
@@ -22,22 +23,6 @@ def table(hands=HANDS, turned="9h", dealer=3, pot=0, stock=None, n=None, **rules
         deal["stock"] = stock.split()
     env.reset(seed=0, options={"deal": deal, "dealer": dealer, "pot": pot, "bankrolls": [0] * len(hands)})
     return env, env.unwrapped
-
-
-def play(env, moves: str) -> None:
-    raw = env.unwrapped
-    for move in moves.split():
-        seat, label = move.split(":")
-        assert raw.state.to_act == int(seat), f"player_{raw.state.to_act} to act, script says {seat}"
-        env.step(raw.action_id(label.replace("_", " ")))
-
-
-def legal(raw) -> list[str]:
-    return sorted(raw.legal_labels())
-
-
-def chips(raw) -> list[int]:
-    return list(raw.state.ledger.bankrolls)
 
 
 # ------------------------------------------------------------------- "Bidding"

@@ -7,6 +7,7 @@ test reads are exactly the deal's payments, then plays a script of ``seat:label`
 from __future__ import annotations
 
 import rams_env
+from tests.scripting import chips, legal, play  # noqa: F401  (re-exported for the rule-set files)
 
 MODERN = ["Ah Kh 7c", "Qh 8c 9s", "As Ks Qs", "7d 8d 9d"]  # trump: the turned 10h
 HANDS_1905 = ["7c Ah Kh", "8c 9c Qh", "As Ks Qs", "7d 8d 9d"]
@@ -24,22 +25,3 @@ def table(hands=MODERN, turned="10h", dealer=3, pot=0, stock=None, **rules):
         deal["stock"] = stock.split()
     env.reset(seed=0, options={"deal": deal, "dealer": dealer, "pot": pot, "bankrolls": [0] * len(hands)})
     return env, env.unwrapped
-
-
-def play(env, moves: str) -> None:
-    """Step ``seat:label`` moves; an underscore stands for a space (discard_7c, ...)."""
-    raw = env.unwrapped
-    for move in moves.split():
-        seat, label = move.split(":")
-        assert raw.state.to_act == int(seat), f"player_{raw.state.to_act} to act, script says {seat}"
-        env.step(raw.action_id(label.replace("_", " ")))
-
-
-def legal(raw) -> list[str]:
-    """The legal action labels of the player to act, sorted."""
-    return sorted(raw.legal_labels())
-
-
-def chips(raw) -> list[int]:
-    """Every seat's bankroll: the net chips since the deal started (bankrolls start at 0)."""
-    return list(raw.state.ledger.bankrolls)
