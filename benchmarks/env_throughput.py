@@ -16,41 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
 from collections.abc import Callable
-
-import numpy as np
 
 import rams_env
 from rams_env.registry import GAMES, game_class
+from training.throughput import random_play
 
 PEERS = {
     "texas_holdem_v4": "pettingzoo.classic.texas_holdem_v4",
     "leduc_holdem_v4": "pettingzoo.classic.leduc_holdem_v4",
 }
 BASELINE = "texas_holdem_v4"
-
-
-def random_play(env, seconds: float, seed: int = 0) -> tuple[float, float]:
-    """(decisions/s, deals/s) of uniform random legal play for about ``seconds``."""
-    rng = np.random.default_rng(seed)
-    decisions = deals = 0
-    start = time.perf_counter()
-    episode = 0
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed + episode)
-        episode += 1
-        for _ in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            decisions += 1
-        deals += 1
-    elapsed = time.perf_counter() - start
-    return decisions / elapsed, deals / elapsed
 
 
 def contenders(presets: bool, players: int | None) -> dict[str, Callable[[], object]]:

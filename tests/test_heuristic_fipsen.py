@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import rams_env
+from agents.base import play_episode
 from agents.heuristics.fipsen import FipsenHeuristic, FipsenParams
 from agents.random_agent import RandomAgent
 from agents.registry import AgentSpecError, agent_factory
@@ -178,17 +179,8 @@ def test_every_style_plays_legally_against_random(preset):
         for d in range(40):
             agents = [FipsenHeuristic(raw.game, style=style, seed=d) if (s + d) % 2 else RandomAgent(d + s)
                       for s in range(n)]
-            env.reset(seed=d)
-            for name in env.agent_iter():
-                obs, _, term, trunc, _ = env.last()
-                if term or trunc:
-                    env.step(None)
-                    continue
-                seat = raw.possible_agents.index(name)
-                action = agents[seat].act(obs["observation"], obs["action_mask"], raw.view(name))
-                assert obs["action_mask"][action] == 1
-                env.step(action)
-                steps += 1
+            play_episode(env, agents, seed=d)  # the env raises IllegalActionError on any illegal choice
+            steps += len(raw.state.history)
     assert steps >= 1000
 
 

@@ -22,12 +22,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from tqdm import tqdm
 
 import rams_env
 from rams_env.registry import game_class
 from training.report import SCHEME, agent_rows, matrix_rows, summarize
+from training.throughput import random_play
 from training.tournament import Plan, Setting, Table, run_tournament
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "baselines.md"
@@ -113,20 +113,7 @@ def personality_table(deals: int, seed: int, workers: int) -> str:
 
 def env_deals_per_s(game: str, players: int, seconds: float, seed: int = 0) -> float:
     """Uniform random play through the AEC environment (the loop of benchmarks/env_throughput.py), per CPU second."""
-    env = rams_env.make(game, players)
-    rng = np.random.default_rng(seed)
-    deals, start = 0, time.process_time()
-    while time.process_time() - start < seconds:
-        env.reset(seed=seed + deals)
-        for _ in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-        deals += 1
-    return deals / (time.process_time() - start)
+    return random_play(rams_env.make(game, players), seconds, seed, clock=time.process_time)[1]
 
 
 def throughput_table(deals: int, seed: int, workers: int, env_seconds: float = 3.0) -> str:
