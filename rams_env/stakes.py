@@ -53,6 +53,16 @@ class Ledger:
         self.bankrolls[seat] += amount
         self.paid_in[seat] -= amount
 
+    def settle_tricks(self, shares: dict[int, int], betes: dict[int, int]) -> None:
+        """The pot games' settlement: every share taken out first, then every bête paid in.
+
+        The order matters: bêtes are paid into the pot that the shares left, for the next deal.
+        """
+        for seat, amount in shares.items():
+            self.take_out(seat, amount)
+        for seat, amount in betes.items():
+            self.pay_in(seat, amount)
+
     def transfer(self, payer: int, payee: int, amount: int) -> None:
         """Direct payment between players (scores settled without the pot)."""
         self._check(payer, amount)

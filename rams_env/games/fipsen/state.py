@@ -8,6 +8,9 @@ from enum import Enum
 from rams_env.stakes import Ledger
 from rams_env.trickplay import TrickState
 
+HAND_SIZE = TRICKS = 5
+"""Five cards each, five tricks a deal (every variant)."""
+
 
 class Phase(Enum):
     CALL = "call"  # Thedinghausen: announce "fipsen" (all five tricks) or pass

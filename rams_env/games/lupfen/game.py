@@ -302,10 +302,7 @@ class Lupfen(Game):
         active = [s for s in range(self.num_players) if state.active(s)]
         shares = {s: pot // TRICKS * state.tricks_won[s] for s in active}
         betes = {s: pot * (2 if state.blind else 1) if state.tricks_won[s] == 0 else 0 for s in active}
-        for s in active:
-            ledger.take_out(s, shares[s])
-        for s in active:
-            ledger.pay_in(s, betes[s])
+        ledger.settle_tricks(shares, betes)
         state.breakdown.update({"shares": shares, "betes": betes, "pot_at_play": pot,
                                 "tricks_won": list(state.tricks_won)})
         self._end_deal(state, "played")

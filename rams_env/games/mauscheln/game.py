@@ -281,10 +281,7 @@ class Mauscheln(Game):
         active = [s for s in range(self.num_players) if state.active(s)]
         shares = {s: per_trick * state.tricks_won[s] for s in active}
         betes = {s: self._bete(state, s, pot) for s in active}
-        for s in active:
-            ledger.take_out(s, shares[s])
-        for s in active:
-            ledger.pay_in(s, betes[s])
+        ledger.settle_tricks(shares, betes)
         for s in state.belli_lost_by:
             ledger.pay_in(s, self.rules.belli_penalty)
         state.breakdown.update({"shares": shares, "betes": betes, "pot_at_play": pot,

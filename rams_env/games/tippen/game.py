@@ -5,6 +5,10 @@ One engine for five rule sets: the dealer antes the basic stake and deals three 
 first; then play or pass (forced while the pot holds only the basic stake, where the
 rule set says so); a lone player takes the pot; exchanges (modern); tricks under the
 rule set's obligations; shares per trick, bêtes for trickless players.
+
+This module is the Game: declarations, the deal (hop and jump, shoving), legal actions and
+moves chosen by phase, and what is hidden. The phases live in privileges.py (knock, sniff,
+rob, drop), bidding.py (tap or pass, the exchange) and play.py (tricks and settlement).
 """
 
 from __future__ import annotations
@@ -17,14 +21,12 @@ import numpy as np
 from rams_env.actions import ActionLayout, Segment
 from rams_env.cards import NATURAL_ORDER, SUITS, Pack, rank_of, suit_of
 from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
-from rams_env.games.tippen import observe
-from rams_env.games.tippen.rules import Bete, DealerOption, PlayMode, TippenRules, TrickPays, TrumpFrom
+from rams_env.games.tippen import bidding, observe, play, privileges
+from rams_env.games.tippen.rules import DealerOption, PlayMode, TippenRules, TrumpFrom
 from rams_env.games.tippen.state import Bid, Phase, TippenState
 from rams_env.observation import ObservationLayout
-from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
-from rams_env.seating import next_seat, seats_from
-from rams_env.trickplay import play_card
-from rams_env.tricks import Lead, PlayRules, TrickOrder
+from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry
+from rams_env.tricks import PlayRules, TrickOrder
 
 PLAY_RULES = {
     PlayMode.HEAD: PlayRules(follow=True, trump_when_void=True, head=True),
@@ -52,6 +54,10 @@ class Tippen(Game):
         self.ids = self.actions.singles
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
         self.play_rules = PLAY_RULES[self.rules.play_mode]
+
+    def order(self, state: TippenState) -> TrickOrder:
+        """Card strengths with this deal's trump (built once per suit)."""
+        return self._orders[state.trump]
 
     def player_range(self) -> tuple[int, int]:
         return self.rules.player_range()
@@ -111,7 +117,7 @@ class Tippen(Game):
             state.phase, state.to_act = Phase.SHOVE, state.dealer
         else:
             self._deal(state)
-        self._update_scores(state)
+        play.update_scores(state)
 
     def _hop_and_jump(self, state: TippenState) -> None:
         """While the cut shows an ace or a seven the deal passes on and the new dealer antes too."""
@@ -143,7 +149,7 @@ class Tippen(Game):
         if rules.dealer_option is not DealerOption.NONE:
             state.phase, state.to_act = Phase.DEALER, state.dealer
         else:
-            self._offer_robbing(state)
+            privileges.offer_robbing(self, state)
 
     # ------------------------------------------------------------------ legal
     def legal_actions(self, state: TippenState) -> list[int]:
@@ -151,9 +157,9 @@ class Tippen(Game):
             return []
         ids, phase = self.ids, state.phase
         if phase is Phase.PLAY:
-            return self._legal_play(state)
+            return play.legal(self, state)
         if phase is Phase.EXCHANGE:
-            return self._legal_exchange(state)
+            return bidding.legal_exchange(self, state)
         if phase is Phase.DISCARD:
             start, index = self.actions.start["discard"], self.pack().index
             return sorted(start + index[c] for c in state.hands[state.to_act])
@@ -166,53 +172,30 @@ class Tippen(Game):
             Phase.SHOVE: [ids["deal"], ids["shove"]] if state.shoves < self.num_players - 1 else [ids["deal"]],
         }[phase]
 
-    def _legal_play(self, state: TippenState) -> list[int]:
-        seat, start, index = state.to_act, self.actions.start["play"], self.pack().index
-        order = self._orders[state.trump]
-        hand, lead = state.hands[seat], Lead.ANY
-        active = sum(state.active(s) for s in range(self.num_players))
-        if not state.trick and state.tricks_played == 0 and self.rules.first_lead_trump and active >= 3:
-            lead = Lead.TRUMP_IF_ABLE  # 1859: "the first must lead a trump"
-        ace = next((c for c in hand if rank_of(c) == "A" and suit_of(c) == state.trump), None)
-        if (not state.trick and state.tricks_played == 1 and self.rules.ace_to_second_trick
-                and seat == state.first_trick_winner and ace is not None):
-            return [start + index[ace]]  # 1859: the first trick's winner leads the trump ace
-        cards_ = order.legal_plays(hand, [c for _, c in state.trick], self.play_rules, lead)
-        return sorted(start + index[c] for c in cards_)
-
-    def _legal_exchange(self, state: TippenState) -> list[int]:
-        seat, limit = state.to_act, self._exchange_limit(state)
-        legal = []
-        if state.pending < limit:
-            start, index = self.actions.start["discard"], self.pack().index
-            legal = sorted(start + index[c] for c in state.hands[seat])
-        return legal + [self.ids["done"]]
-
-    def _exchange_limit(self, state: TippenState) -> int:
-        return min(self.rules.exchange, len(state.talon))
-
     # ------------------------------------------------------------------ apply
     def apply_action(self, state: TippenState, action: int) -> None:
         seat = state.to_act
         name, item = self.actions.segment(action)
         card_id = self.pack().cards[item] if name in ("play", "discard") else None
         if name == "play":
-            self._play_card(state, seat, card_id)
+            play.play_card(self, state, seat, card_id)
+        elif name == "discard" and state.phase is Phase.EXCHANGE:
+            bidding.exchange_discard(self, state, seat, card_id)
         elif name == "discard":
-            self._discard(state, seat, card_id)
+            privileges.discard(self, state, seat, card_id)
         elif name == "done":
-            self._finish_exchange(state, seat)
+            bidding.finish_exchange(self, state, seat)
         elif name in ("deal", "shove"):
             self._shove_decision(state, seat, shove=name == "shove")
         elif state.phase is Phase.DEALER:
-            self._dealer_decision(state, seat, use=name != "decline")
+            privileges.dealer_decision(self, state, seat, use=name != "decline")
         elif state.phase is Phase.DROP:
-            self._drop_decision(state, seat, drop=name == "drop")
+            privileges.drop_decision(self, state, seat, drop=name == "drop")
         elif state.phase is Phase.ROB:
-            self._rob_decision(state, seat, rob=name == "rob")
+            privileges.rob_decision(self, state, seat, rob=name == "rob")
         else:
-            self._bid(state, seat, play=name == "tap")
-        self._update_scores(state)
+            bidding.bid(self, state, seat, play_deal=name == "tap")
+        play.update_scores(state)
 
     def _shove_decision(self, state: TippenState, seat: int, shove: bool) -> None:
         """Shoving: the next player antes too and deals; each may shove once, so a deal happens."""
@@ -223,156 +206,6 @@ class Tippen(Game):
             state.to_act = state.dealer
         else:
             self._deal(state)
-
-    # ---------------------------------------------- dealer's privileges, robbing
-    def _dealer_decision(self, state: TippenState, seat: int, use: bool) -> None:
-        if not use:
-            self._offer_robbing(state)
-            return
-        state.privileged, state.bids[seat] = seat, Bid.PRIVILEGED
-        state.hands[seat].append(state.trump_card)
-        state.upcard_taken_by = seat
-        state.upcard_public = self.rules.dealer_option is DealerOption.SNIFF_ALVENSLEBEN  # else taken unseen
-        state.phase = Phase.DISCARD
-
-    def _offer_robbing(self, state: TippenState) -> None:
-        seven = next((s for s in range(self.num_players) for c in state.hands[s]
-                      if rank_of(c) == "7" and suit_of(c) == state.trump), None)
-        if self.rules.robbing and state.upcard_taken_by is None and seven is not None:
-            state.phase, state.to_act = Phase.ROB, seven
-        else:
-            self._begin_bidding(state)
-
-    def _rob_decision(self, state: TippenState, seat: int, rob: bool) -> None:
-        if not rob:
-            self._begin_bidding(state)
-            return
-        state.hands[seat].append(state.trump_card)
-        state.upcard_taken_by = seat
-        state.phase = Phase.DISCARD
-
-    def _discard(self, state: TippenState, seat: int, card_id: int) -> None:
-        state.hands[seat].remove(card_id)
-        state.face_down[seat].append(card_id)
-        if state.phase is Phase.EXCHANGE:
-            state.pending += 1
-            if state.pending == self._exchange_limit(state):
-                self._finish_exchange(state, seat)
-        elif seat == state.privileged and self.rules.dealer_option is DealerOption.SNIFF_ALVENSLEBEN:
-            state.phase = Phase.DROP  # play, or drop out paying a simple bête
-        elif seat == state.privileged:
-            self._offer_robbing(state)
-        else:
-            self._begin_bidding(state)
-
-    def _drop_decision(self, state: TippenState, seat: int, drop: bool) -> None:
-        if drop:  # "drop out and pay a simple bête i.e. a single stake"
-            state.ledger.pay_in(seat, self.rules.stake)
-            state.bids[seat], state.privileged, state.dropped = Bid.PASS, None, True
-        self._offer_robbing(state)
-
-    # ------------------------------------------------------------------ bidding
-    def _begin_bidding(self, state: TippenState) -> None:
-        undecided = [s for s in seats_from(self.num_players, state.dealer + 1) if state.bids[s] is Bid.NONE]
-        if state.forced:
-            for s in undecided:
-                state.bids[s] = Bid.FORCED
-            self._after_bidding(state)
-            return
-        state.phase, state.queue = Phase.BID, undecided
-        state.to_act = undecided[0]
-
-    def _bid(self, state: TippenState, seat: int, play: bool) -> None:
-        state.bids[seat] = Bid.PLAY if play else Bid.PASS
-        state.queue.pop(0)
-        if state.queue:
-            state.to_act = state.queue[0]
-        else:
-            self._after_bidding(state)
-
-    def _after_bidding(self, state: TippenState) -> None:
-        active = [s for s in range(self.num_players) if state.active(s)]
-        if not active:  # all pass: the next dealer antes too and deals
-            self._end_deal(state, "all_passed")
-        elif len(active) == 1:  # a lone player wins the pot
-            state.ledger.take_out(active[0], state.ledger.pot)
-            self._end_deal(state, "lone_player")
-        elif self.rules.exchange:
-            state.phase = Phase.EXCHANGE
-            state.queue = seats_from(self.num_players, state.dealer + 1, state.active)
-            self._next_exchanger(state)
-        else:
-            self._begin_play(state)
-
-    def _next_exchanger(self, state: TippenState) -> None:
-        if state.queue and self._exchange_limit(state) > 0:
-            state.to_act, state.pending = state.queue[0], 0
-        else:
-            self._begin_play(state)
-
-    def _finish_exchange(self, state: TippenState, seat: int) -> None:
-        state.hands[seat].extend(state.talon[:state.pending])
-        state.talon = state.talon[state.pending:]
-        state.exchanged[seat] = state.pending
-        state.queue.pop(0)
-        self._next_exchanger(state)
-
-    # ------------------------------------------------------------------ tricks
-    def _begin_play(self, state: TippenState) -> None:
-        state.phase, state.pending = Phase.PLAY, 0
-        state.pot_at_play = state.ledger.pot
-        state.leader = state.to_act = next_seat(self.num_players, state.dealer, state.active)
-
-    def _play_card(self, state: TippenState, seat: int, card_id: int) -> None:
-        if play_card(state, seat, card_id, self._orders[state.trump], state.active) is None:
-            return
-        if state.tricks_played == 1:
-            state.first_trick_winner = state.leader
-        if state.tricks_played == self.rules.hand_size:
-            self._settle(state)
-
-    def _per_trick(self, pot: int) -> int:
-        pays, stake = self.rules.trick_pays, self.rules.stake
-        if pays is TrickPays.COUNTER or (pays is TrickPays.COUNTER_THEN_THIRD and pot == stake):
-            return 1
-        return pot // 3
-
-    def _bete(self, state: TippenState, pot: int) -> int:
-        return pot if self.rules.bete is Bete.POT else self.rules.stake
-
-    def _penalty(self, state: TippenState, seat: int, pot: int) -> int:
-        """What a player pays after play: the bête, or the privileged dealer's own scale."""
-        tricks, bete, option = state.tricks_won[seat], self._bete(state, pot), self.rules.dealer_option
-        if seat != state.privileged:
-            return bete if tricks == 0 else 0
-        if option is DealerOption.KNOCK:  # "double stake" with no trick, "single stake" with one
-            return self.rules.stake * max(0, 2 - tricks)
-        if option is DealerOption.SNIFF_GRUPP:  # must take two tricks: single bête for one, double for none
-            return bete * max(0, 2 - tricks)
-        return 2 * bete if tricks == 0 else 0  # Alvensleben: a sniffer without a trick pays a double bête
-
-    def _settle(self, state: TippenState) -> None:
-        ledger, pot = state.ledger, state.pot_at_play
-        active = [s for s in range(self.num_players) if state.active(s)]
-        per_trick = self._per_trick(pot)
-        shares = {s: per_trick * state.tricks_won[s] for s in active}
-        penalties = {s: self._penalty(state, s, pot) for s in active}
-        for s in active:
-            ledger.take_out(s, shares[s])
-        for s in active:
-            ledger.pay_in(s, penalties[s])
-        state.breakdown.update({"shares": shares, "betes": penalties, "pot_at_play": pot,
-                                "tricks_won": list(state.tricks_won)})
-        self._end_deal(state, "played")
-
-    def _end_deal(self, state: TippenState, reason: str) -> None:
-        state.breakdown.update({"reason": reason, "privileged": state.privileged, "pot": state.ledger.pot,
-                                "set_aside": state.ledger.set_aside, "paid_in": list(state.ledger.paid_in)})
-        state.dealer = (state.dealer + 1) % self.num_players
-        state.deal_over, state.to_act, state.queue = True, None, []
-
-    def _update_scores(self, state: TippenState) -> None:
-        state.scores = net_results(state.ledger, state.session_start)
 
     # ------------------------------------------------------------- observation
     def hand_is_hidden(self, state: TippenState, seat: int) -> bool:

@@ -7,6 +7,10 @@ from enum import Enum
 
 from rams_env.game import State
 
+HAND_SIZE = 4
+TRICKS = HAND_SIZE
+"""Four cards each, four tricks a deal ("Players and cards")."""
+
 
 class Phase(Enum):
     """Decision points of a Toepen deal, in the order they can occur."""

@@ -1,0 +1,70 @@
+"""Tippen's privileges before the bidding: the dealer's knock or sniff, robbing the trump card.
+
+Kept apart because these are the rule sets' optional extras (Grupp and Alvensleben
+sniffing, knocking, robbing with the trump seven, dropping out after a sniff), each
+of which may change without touching bidding, play or settlement. Whoever takes the
+upcard discards one card; then the robbing offer, then the bidding. Plain functions
+of (game, state, ...), like observe.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rams_env.cards import rank_of, suit_of
+from rams_env.games.tippen import bidding
+from rams_env.games.tippen.rules import DealerOption
+from rams_env.games.tippen.state import Bid, Phase, TippenState
+
+if TYPE_CHECKING:
+    from rams_env.games.tippen.game import Tippen
+
+
+def dealer_decision(game: Tippen, state: TippenState, seat: int, use: bool) -> None:
+    """The dealer knocks or sniffs (taking the trump card, to discard one) or declines."""
+    if not use:
+        offer_robbing(game, state)
+        return
+    state.privileged, state.bids[seat] = seat, Bid.PRIVILEGED
+    state.hands[seat].append(state.trump_card)
+    state.upcard_taken_by = seat
+    state.upcard_public = game.rules.dealer_option is DealerOption.SNIFF_ALVENSLEBEN  # else taken unseen
+    state.phase = Phase.DISCARD
+
+
+def offer_robbing(game: Tippen, state: TippenState) -> None:
+    """The holder of the trump seven may rob the upcard (if still there); otherwise the bidding starts."""
+    seven = next((s for s in range(game.num_players) for c in state.hands[s]
+                  if rank_of(c) == "7" and suit_of(c) == state.trump), None)
+    if game.rules.robbing and state.upcard_taken_by is None and seven is not None:
+        state.phase, state.to_act = Phase.ROB, seven
+    else:
+        bidding.begin_bidding(game, state)
+
+
+def rob_decision(game: Tippen, state: TippenState, seat: int, rob: bool) -> None:
+    if not rob:
+        bidding.begin_bidding(game, state)
+        return
+    state.hands[seat].append(state.trump_card)
+    state.upcard_taken_by = seat
+    state.phase = Phase.DISCARD
+
+
+def discard(game: Tippen, state: TippenState, seat: int, card_id: int) -> None:
+    """The knocker, sniffer or robber lays one card face down for the upcard taken."""
+    state.hands[seat].remove(card_id)
+    state.face_down[seat].append(card_id)
+    if seat == state.privileged and game.rules.dealer_option is DealerOption.SNIFF_ALVENSLEBEN:
+        state.phase = Phase.DROP  # play, or drop out paying a simple bête
+    elif seat == state.privileged:
+        offer_robbing(game, state)
+    else:
+        bidding.begin_bidding(game, state)
+
+
+def drop_decision(game: Tippen, state: TippenState, seat: int, drop: bool) -> None:
+    if drop:  # "drop out and pay a simple bête i.e. a single stake"
+        state.ledger.pay_in(seat, game.rules.stake)
+        state.bids[seat], state.privileged, state.dropped = Bid.PASS, None, True
+    offer_robbing(game, state)

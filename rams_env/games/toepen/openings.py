@@ -1,0 +1,120 @@
+"""Toepen before the first card: dirty hands and their challenges, announcements, the poverty raise.
+
+Kept apart because these are the deal's optional openings ("Deal", "Announcing tens and
+jacks", "Variations"), each switched by a rule and each a source of bluffing, and they
+change for other reasons than knocking and trick play. They hand over to play.py: the
+poverty raise asks for stays and folds, then trick play begins. Plain functions of
+(game, state, ...), like observe.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rams_env.cards import rank_of
+from rams_env.games.toepen import play
+from rams_env.games.toepen.state import HAND_SIZE, Phase, Signal, ToepenState
+from rams_env.seating import seats_from
+
+if TYPE_CHECKING:
+    from rams_env.games.toepen.game import Toepen
+
+DIRTY_RANKS = frozenset({"A", "K", "Q", "J"})
+"""A hand of only these ranks may be discarded honestly ("Deal")."""
+
+
+# ---------------------------------------------------------- dirty hands ("Deal")
+def begin_dirty(game: Toepen, state: ToepenState) -> None:
+    if game.rules.dirty_hands and len(state.stock) >= HAND_SIZE:
+        state.queue = seats_from(game.num_players, state.leader, state.in_play)
+        state.phase = Phase.DIRTY
+        state.to_act = state.queue[0]
+    else:
+        _begin_announce(game, state)
+
+
+def dirty_decision(game: Toepen, state: ToepenState, seat: int, discard: bool) -> None:
+    """Keep the hand, or discard it as dirty (perhaps a bluff) for four new cards, open to challenge."""
+    if not discard:
+        state.queue.pop(0)
+        _continue_dirty(game, state)
+        return
+    state.claim, state.claimant = state.hands[seat], seat
+    state.hands[seat], state.stock = state.stock[:HAND_SIZE], state.stock[HAND_SIZE:]
+    state.redraws[seat] += 1
+    state.phase = Phase.CHALLENGE
+    state.challengers = seats_from(game.num_players, seat + 1, lambda s: state.in_play(s) and s != seat)
+    state.to_act = state.challengers[0]
+
+
+def challenge_decision(game: Toepen, state: ToepenState, seat: int, challenge: bool) -> None:
+    """A challenge turns the claim face up: whoever was wrong loses a life."""
+    claimant = state.claimant
+    if challenge:
+        honest = all(rank_of(c) in DIRTY_RANKS for c in state.claim)
+        play.lose(state, seat if honest else claimant, 1)
+        state.revealed.extend(state.claim)
+        state.breakdown.setdefault("challenges", []).append(
+            {"claimant": claimant, "challenger": seat, "honest": honest})
+        state.challengers = []
+    else:
+        state.challengers.pop(0)
+        if state.challengers:
+            state.to_act = state.challengers[0]
+            return
+        state.face_down[claimant].extend(state.claim)
+    state.claim, state.claimant = [], None
+    _continue_dirty(game, state)
+
+
+def _continue_dirty(game: Toepen, state: ToepenState) -> None:
+    if state.queue and len(state.stock) >= HAND_SIZE:
+        state.phase = Phase.DIRTY
+        state.to_act = state.queue[0]
+    else:
+        _begin_announce(game, state)
+
+
+# ---------------------------------------------- announcements ("Announcing tens...")
+def _begin_announce(game: Toepen, state: ToepenState) -> None:
+    state.queue = []
+    if game.rules.announcements:
+        for seat in seats_from(game.num_players, state.leader, state.in_play):
+            tens = sum(rank_of(c) == "10" for c in state.hands[seat])
+            jacks = sum(rank_of(c) == "J" for c in state.hands[seat])
+            if tens >= 3:
+                state.signals[seat] = Signal.STAND if tens == 4 else Signal.WHISTLE
+            elif jacks >= 3:
+                state.queue.append(seat)
+    if state.queue:
+        state.phase, state.to_act = Phase.ANNOUNCE, state.queue[0]
+    else:
+        _begin_poverty(game, state)
+
+
+def announce_decision(game: Toepen, state: ToepenState, seat: int, announce: bool) -> None:
+    if announce:
+        jacks = sum(rank_of(c) == "J" for c in state.hands[seat])
+        state.signals[seat] = Signal.STAND if jacks == 4 else Signal.WHISTLE
+    state.queue.pop(0)
+    if state.queue:
+        state.to_act = state.queue[0]
+    else:
+        _begin_poverty(game, state)
+
+
+# ------------------------------------------------------- poverty ("Variations")
+def _poor(game: Toepen, state: ToepenState, seat: int) -> bool:
+    return state.lives_left(seat, game.rules.lives) == 1
+
+
+def _begin_poverty(game: Toepen, state: ToepenState) -> None:
+    in_play = seats_from(game.num_players, state.leader, state.in_play)
+    if game.rules.poverty and any(_poor(game, state, s) for s in in_play):
+        state.stake = 2
+        state.breakdown["poverty"] = True
+        responders = [s for s in in_play if not _poor(game, state, s)]
+        if responders:
+            play.ask_responses(state, responders, resume=None)
+            return
+    play.begin_trick_play(game, state)

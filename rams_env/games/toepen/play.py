@@ -1,0 +1,172 @@
+"""Toepen's four tricks with knocks, stays and folds, and the settlement in lives.
+
+Kept apart from the deal's openings because knocking and card play are one loop: a knock
+(on one's turn, or in any-time windows after every card) asks everyone still in to stay or
+fold, then play resumes; a trick whose last player folded is complete. Toepen keeps its own
+trick bookkeeping instead of trickplay.py because folded players and the folded-winner
+rule change who plays and who wins. Plain functions of (game, state, ...), like observe.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rams_env.cards import PIQUET_32
+from rams_env.games.toepen.rules import FoldedWinner, KnockTiming
+from rams_env.games.toepen.state import TRICKS, Phase, ToepenState
+from rams_env.seating import next_seat, seats_from
+from rams_env.tricks import PlayRules, winner_with_precedence
+
+if TYPE_CHECKING:
+    from rams_env.games.toepen.game import Toepen
+
+FOLLOW_SUIT = PlayRules(follow=True)
+"""Must follow suit, else any card; no trumps ("Play of the cards")."""
+
+
+# ---------------------------------------------------------- knocking ("Knocking")
+def knock(game: Toepen, state: ToepenState, seat: int) -> None:
+    state.stake += 1
+    state.knocks += 1
+    state.knocked_by[seat] += 1
+    state.last_knocker = seat
+    resume = state.phase
+    if resume is Phase.WINDOW:
+        state.queue.pop(0)
+    others = seats_from(game.num_players, seat + 1, lambda s: state.in_play(s) and s != seat)
+    ask_responses(state, others, resume)
+
+
+def ask_responses(state: ToepenState, responders: list[int], resume: Phase | None) -> None:
+    """Each of ``responders`` stays or folds; then play goes back to ``resume`` (None: trick play begins)."""
+    state.responders, state.resume = responders, resume
+    state.phase, state.to_act = Phase.RESPOND, responders[0]
+
+
+def respond(game: Toepen, state: ToepenState, seat: int, fold: bool) -> None:
+    """Folding costs the stake as it was before the knock ("Knocking")."""
+    if fold:
+        state.folded[seat] = True
+        lose(state, seat, state.stake - 1)
+        state.face_down[seat].extend(state.hands[seat])
+        state.hands[seat] = []
+    state.responders.pop(0)
+    if state.responders:
+        state.to_act = state.responders[0]
+        return
+    still_in = [s for s in range(game.num_players) if state.in_play(s)]
+    if len(still_in) == 1:
+        _settle(game, state, winner=still_in[0], reason="all_folded")
+    elif state.resume is None:
+        begin_trick_play(game, state)
+    elif state.resume is Phase.WINDOW:
+        state.phase = Phase.WINDOW
+        continue_window(game, state)
+    else:
+        _resume_play(game, state)
+
+
+def _open_window(game: Toepen, state: ToepenState) -> None:
+    """Any-time knocking: each player still in, from the one to play on, may knock once."""
+    state.phase = Phase.WINDOW
+    state.queue = seats_from(game.num_players, _next_to_play(game, state), state.in_play)
+    continue_window(game, state)
+
+
+def continue_window(game: Toepen, state: ToepenState) -> None:
+    """The next player in the window who may knock decides; when none is left, play resumes."""
+    while state.queue and not game.can_knock(state, state.queue[0]):
+        state.queue.pop(0)
+    if state.queue:
+        state.to_act = state.queue[0]
+    else:
+        _resume_play(game, state)
+
+
+# ------------------------------------------------------ tricks ("Play of the cards")
+def legal(game: Toepen, state: ToepenState) -> list[int]:
+    """The cards the player to act may play (and, with before-play knocking, knock), as action ids."""
+    seat = state.to_act
+    cards = game.order.legal_plays(state.hands[seat], [c for _, c in state.trick], FOLLOW_SUIT)
+    index = PIQUET_32.index
+    legal_ids = sorted(game.play_ids[index[c]] for c in cards)
+    if game.rules.knock_timing is KnockTiming.BEFORE_PLAY and game.can_knock(state, seat):
+        legal_ids.append(game.ids["knock"])
+    return legal_ids
+
+
+def begin_trick_play(game: Toepen, state: ToepenState) -> None:
+    if game.rules.knock_timing is KnockTiming.ANY_TIME:
+        _open_window(game, state)
+    else:
+        _resume_play(game, state)
+
+
+def _resume_play(game: Toepen, state: ToepenState) -> None:
+    """Back to card play; a trick whose last player to act has folded is complete."""
+    state.phase = Phase.PLAY
+    state.to_act = _next_to_play(game, state)
+    if state.to_act is None:
+        _finish_trick(game, state)
+
+
+def _next_to_play(game: Toepen, state: ToepenState) -> int | None:
+    """Leader (or the next player still in, if the leader folded), then clockwise."""
+    if not state.trick:
+        return next_seat(game.num_players, state.leader - 1, state.in_play)
+    done = {s for s, _ in state.trick}
+    seat = next_seat(game.num_players, state.trick[-1][0], lambda s: state.in_play(s) and s not in done)
+    return seat
+
+
+def play_card(game: Toepen, state: ToepenState, seat: int, card: int) -> None:
+    state.hands[seat].remove(card)
+    state.trick.append((seat, card))
+    state.played[seat].append(card)
+    if _next_to_play(game, state) is None:
+        _finish_trick(game, state)
+    elif game.rules.knock_timing is KnockTiming.ANY_TIME:
+        _open_window(game, state)
+    else:
+        state.to_act = _next_to_play(game, state)
+
+
+def _trick_winner(game: Toepen, state: ToepenState) -> int:
+    if game.rules.folded_winner is FoldedWinner.KEEPS_TRICK:
+        return state.trick[game.order.winning_index([c for _, c in state.trick])][0]
+    eligible = [state.in_play(s) for s in range(game.num_players)]
+    return winner_with_precedence(game.order, state.trick, eligible, game.precedence)
+
+
+def _finish_trick(game: Toepen, state: ToepenState) -> None:
+    winner = _trick_winner(game, state)
+    state.tricks_won[winner] += 1
+    state.tricks_played += 1
+    state.leader, state.trick = winner, []
+    if state.tricks_played == TRICKS:
+        state.last_trick_winner = winner
+        _settle(game, state, winner, reason="last_trick")
+    else:
+        begin_trick_play(game, state)
+
+
+# ----------------------------------------------------------------- settlement
+def lose(state: ToepenState, seat: int, lives: int) -> None:
+    state.lives_lost[seat] += lives
+    state.deal_lost[seat] += lives
+    state.scores[seat] -= lives
+
+
+def _settle(game: Toepen, state: ToepenState, winner: int, reason: str) -> None:
+    """Everyone still in except the winner loses the stake; a folded winner saves no one."""
+    for seat in range(game.num_players):
+        if state.in_play(seat) and (seat != winner or state.folded[winner]):
+            lose(state, seat, state.stake)
+    state.breakdown.update({
+        "reason": reason, "winner": winner, "stake": state.stake, "knocks": state.knocks,
+        "folded": list(state.folded), "lives_lost": list(state.deal_lost),
+    })
+    if game.rules.play_on:
+        state.out = [x >= game.rules.lives for x in state.lives_lost]
+    state.dealer = winner  # "The winner of the fourth and last trick will deal the next hand"
+    state.deal_over, state.to_act, state.queue = True, None, []
