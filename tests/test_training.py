@@ -29,7 +29,8 @@ from training.single_seat import SingleSeatEnv  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["total_timesteps=1024", "n_envs=2", "ppo.n_steps=256", "ppo.batch_size=128", "ppo.n_epochs=1",
         "eval.every=0", "eval.deals=4", "eval.final_deals=0", "checkpoint_every=256", "snapshot_every=256",
-        "snapshots_kept=2", "opponents={self: 0.3, snapshots: 0.3, heuristic: 0.2, random: 0.2}"]
+        "snapshots_kept=2", "eval.ratings_deals=0",
+        "opponents={self: 0.3, snapshots: 0.3, heuristic: 0.2, random: 0.2}"]
 
 
 def randoms(rng: np.random.Generator, n: int = 4):

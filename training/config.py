@@ -41,6 +41,21 @@ class EvalConfig:
     deals: int = 200  # deals per baseline (each played from every seat)
     final_deals: int = 0  # deals per baseline of the evaluation after training (0: same as ``deals``)
     baselines: list[str] = field(default_factory=lambda: ["random"])  # agent specs (agents/registry.py)
+    # deal seeds of the Elo-scale round robin among learner, kept snapshots, baselines and random at each
+    # evaluation (0: no ratings); Toepen, 5 snapshots, baselines random + heuristic: 6-12 s for 20 (docs/training.md)
+    ratings_deals: int = 20
+
+
+@dataclass
+class WarmStartConfig:
+    """Imitation of a teacher before PPO (training/imitation.py); off while ``teacher`` is empty."""
+
+    teacher: str = ""  # agent spec the learner copies first (e.g. "heuristic"); "" = start from a random network
+    decisions: int = 100_000  # teacher decisions recorded in the learner's seat against the opponent pool
+    epochs: int = 10  # passes over the recorded decisions
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    value_coef: float = 0.5  # weight of the critic's squared error beside the actor's cross-entropy
 
 
 @dataclass
@@ -60,11 +75,15 @@ class TrainConfig:
     opponents: dict[str, float] = field(default_factory=lambda: {"self": 0.7, "random": 0.3})
     snapshot_every: int = 10_000  # freeze a copy of the learner into the pool every so many steps
     snapshots_kept: int = 5  # the pool keeps the last so many snapshots
+    # how a seat drawing "snapshots" picks one: "recent" (1 / (age + 1)) or "prioritized" (by how often each
+    # still beats the learner, PFSP); see training/pool.py
+    snapshot_sampling: str = "recent"
     checkpoint_every: int = 25_000
     out_dir: str = "runs/toepen"
     torch_threads: int = 1
     ppo: PPOConfig = field(default_factory=PPOConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
+    warm_start: WarmStartConfig = field(default_factory=WarmStartConfig)
 
     def validate(self) -> None:
         import rams_env
@@ -76,8 +95,20 @@ class TrainConfig:
                 raise ConfigError(f"{name} must be a positive whole number")
         if not self.reward_scale > 0:
             raise ConfigError(f"reward_scale must be positive, got {self.reward_scale}")
+        self._validate_pool_evaluation()
         rams_env.make(self.game, self.num_players, **self.rules, **self.env)  # rule errors name the option
         self._validate_agents(rams_env.make_game(self.game, self.num_players, **self.rules))
+
+    def _validate_pool_evaluation(self) -> None:
+        """The snapshot sampling rule and the ratings' deal count."""
+        from training.pool import SAMPLING_RULES
+
+        if self.snapshot_sampling not in SAMPLING_RULES:
+            raise ConfigError(f"snapshot_sampling={self.snapshot_sampling!r}: one of {', '.join(SAMPLING_RULES)}")
+        deals = self.eval.ratings_deals
+        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 0 or deals == 1:
+            raise ConfigError(f"eval.ratings_deals={deals!r}: 0 (no ratings) or a whole number >= 2 (an interval "
+                              f"needs two deal seeds)")
 
     def _validate_agents(self, game) -> None:
         """Opponent and baseline specs must name agents the registry can build for this game."""
@@ -100,9 +131,29 @@ class TrainConfig:
             scripted_factories([str(s) for s in self.eval.baselines], game)
         except PoolError as err:
             raise ConfigError(f"eval.baselines: {err}") from None
+        self._validate_warm_start(game)
+
+    def _validate_warm_start(self, game) -> None:
+        """The teacher must be a scripted or checkpoint spec, the sizes positive."""
+        from training.pool import SELF, SNAPSHOTS, PoolError, scripted_factories
+
+        warm = self.warm_start
+        for name in ("decisions", "epochs", "batch_size"):
+            if not isinstance(getattr(warm, name), int) or getattr(warm, name) <= 0:
+                raise ConfigError(f"warm_start.{name} must be a positive whole number")
+        if not warm.learning_rate > 0 or not warm.value_coef >= 0:
+            raise ConfigError("warm_start.learning_rate must be positive and warm_start.value_coef not negative")
+        if not warm.teacher:
+            return
+        if warm.teacher in (SELF, SNAPSHOTS):
+            raise ConfigError(f"warm_start.teacher: an agent spec of agents/registry.py, not {warm.teacher!r}")
+        try:
+            scripted_factories([str(warm.teacher)], game)
+        except PoolError as err:
+            raise ConfigError(f"warm_start.teacher: {err}") from None
 
 
-SECTIONS = {"ppo": PPOConfig, "eval": EvalConfig}
+SECTIONS = {"ppo": PPOConfig, "eval": EvalConfig, "warm_start": WarmStartConfig}
 
 
 def _build(cls, data: dict[str, Any], where: str):

@@ -5,15 +5,33 @@ its kind independently with probability proportional to the weights:
 
 - ``self``: the current policy (the live network, sampling its actions);
 - ``snapshots``: a frozen copy of the learner taken every ``snapshot_every`` steps. The
-  pool keeps the last ``snapshots_kept`` and draws one by a recent-biased rule: the
-  snapshot of age ``a`` (0 = newest) has weight ``1 / (a + 1)``. Recent snapshots are
-  the relevant opponents; older ones keep the learner from forgetting how to beat them.
+  pool keeps the last ``snapshots_kept`` and draws one by the ``snapshot_sampling`` rule.
   Until the first snapshot exists the draw falls back to ``self``;
 - any agent spec of the registry (``random``, ``heuristic``, ``heuristic:bluffer``,
   ``checkpoint:path.zip``, ``pretrained``): a fresh scripted agent seeded per deal.
 
+Snapshot sampling rules:
+
+- ``recent`` (default): the snapshot of age ``a`` (0 = newest) has weight ``1 / (a + 1)``.
+  Recent snapshots are the relevant opponents; older ones keep the learner from forgetting
+  how to beat them.
+- ``prioritized`` (prioritised fictitious self-play, as in AlphaStar): a snapshot's weight
+  grows with how often it still beats the learner, so training time goes to the opponents
+  the learner has not mastered. Weight = ``rate + PRIORITY_FLOOR``, normalised, where
+  ``rate`` is the snapshot's smoothed win rate against the learner: the mean of its deal
+  outcomes with one virtual draw added (a fresh snapshot starts at 1/2), which turns into an
+  exponential average over the last ``RATE_MEMORY`` deals once it has played that many (the
+  learner keeps changing, so old results go stale). The floor keeps every snapshot drawn now
+  and then, even one the learner always beats.
+
+Deal outcomes (kept under both rules; TensorBoard ``pool/snapshot_<steps>_winrate``): at the
+end of each training deal the single-seat env calls :meth:`OpponentPool.record`. For every
+snapshot that held at least one seat, the deal is a win (1) for it when its seats earned more
+on average than the learner, a loss (0) when less, half a win on a tie. Deals that end before
+the learner acts are dealt again and never recorded.
+
 Snapshots survive ``--resume``: each is written once as a weights-only checkpoint under
-``<out_dir>/snapshots/`` and ``last.zip`` records which ones the pool held.
+``<out_dir>/snapshots/`` and ``last.zip`` records which ones the pool held, with their results.
 """
 
 from __future__ import annotations
@@ -22,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 
 from agents.base import Agent
 from agents.checkpoint_agent import PolicyAgent, build_policy
@@ -30,6 +49,22 @@ from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoin
 
 SELF, SNAPSHOTS = "self", "snapshots"
 SNAPSHOT_DIR = "snapshots"
+SNAPSHOT_PREFIX = "snapshot:"
+RECENT, PRIORITIZED = "recent", "prioritized"
+SAMPLING_RULES = (RECENT, PRIORITIZED)
+"""The values of ``snapshot_sampling`` (see the module docstring)."""
+
+DRAW = 0.5
+"""The outcome of a tied deal, and so the win rate of a fresh snapshot (its virtual draws only)."""
+
+PRIOR_DRAWS = 1
+"""Virtual drawn deals in a snapshot's win rate: a fresh snapshot starts at 1/2, not at 0 or 1."""
+
+RATE_MEMORY = 200
+"""Deals after which the win rate becomes an exponential average of about this many recent deals."""
+
+PRIORITY_FLOOR = 0.05
+"""Added to every win rate under ``prioritized``: a snapshot the learner always beats is still drawn sometimes."""
 
 
 class PoolError(ValueError):
@@ -56,20 +91,47 @@ def snapshot_weights(count: int) -> np.ndarray:
     return weights / weights.sum()
 
 
-class Snapshot:
-    """A frozen copy of the learner's policy at a given step."""
+def prioritized_weights(rates: list[float]) -> np.ndarray:
+    """Probabilities of snapshots with these win rates against the learner: proportional to rate + floor."""
+    weights = np.asarray(rates, dtype=float) + PRIORITY_FLOOR
+    return weights / weights.sum()
 
-    def __init__(self, steps: int, policy) -> None:
+
+def snapshot_name(steps: int) -> str:
+    """The agent name of the snapshot taken at ``steps`` (how :meth:`OpponentPool.record` recognises it)."""
+    return f"{SNAPSHOT_PREFIX}{steps}"
+
+
+def deal_outcome(snapshot_payoffs: list[float], learner_payoff: float) -> float:
+    """1 if the snapshot's seats earned more on average than the learner, 0 if less, 1/2 on a tie."""
+    lead = sum(snapshot_payoffs) - len(snapshot_payoffs) * learner_payoff  # exact for whole-number payoffs
+    return 1.0 if lead > 0 else 0.0 if lead < 0 else DRAW
+
+
+class Snapshot:
+    """A frozen copy of the learner's policy at a given step, with its results against the learner."""
+
+    def __init__(self, steps: int, policy, deals: int = 0, rate: float = DRAW) -> None:
         self.steps = steps
         self.policy = policy
+        self.deals = deals  # training deals in which it held a seat
+        self.rate = rate  # smoothed share of them it won against the learner
+
+    def observe(self, outcome: float) -> None:
+        """One more deal: running mean with PRIOR_DRAWS virtual draws, then an average over RATE_MEMORY deals."""
+        self.deals += 1
+        self.rate += (outcome - self.rate) / min(self.deals + PRIOR_DRAWS, RATE_MEMORY)
 
 
 class OpponentPool:
     """Draws the agents of the other seats for each deal (a callable for :class:`SingleSeatEnv`)."""
 
     def __init__(self, game, opponents: dict[str, float], obs_size: int, n_actions: int, net_arch: list[int],
-                 snapshots_kept: int = 5) -> None:
+                 snapshots_kept: int = 5, sampling: str = RECENT) -> None:
+        if sampling not in SAMPLING_RULES:
+            raise PoolError(f"snapshot_sampling={sampling!r}: one of {', '.join(SAMPLING_RULES)}")
         self.game = game
+        self.sampling = sampling
         self.n = game.num_players
         self.kinds = [k for k, w in opponents.items() if w > 0]
         weights = np.array([opponents[k] for k in self.kinds], dtype=float)
@@ -94,10 +156,16 @@ class OpponentPool:
         self.snapshots = self.snapshots[-self.kept:]
         return snap
 
+    def snapshot_probabilities(self) -> np.ndarray:
+        """The chance of each kept snapshot (oldest first) when a seat draws ``snapshots``."""
+        if self.sampling == PRIORITIZED:
+            return prioritized_weights([s.rate for s in self.snapshots])
+        return snapshot_weights(len(self.snapshots))
+
     def _agent(self, kind: str, rng: np.random.Generator) -> Agent:
         if kind == SNAPSHOTS and self.snapshots:
-            snap = self.snapshots[int(rng.choice(len(self.snapshots), p=snapshot_weights(len(self.snapshots))))]
-            return PolicyAgent(snap.policy, deterministic=False, name=f"snapshot:{snap.steps}")
+            snap = self.snapshots[int(rng.choice(len(self.snapshots), p=self.snapshot_probabilities()))]
+            return PolicyAgent(snap.policy, deterministic=False, name=snapshot_name(snap.steps))
         if kind in (SELF, SNAPSHOTS):
             if self.current is None:
                 raise RuntimeError("the opponent pool has no current policy: call attach() first")
@@ -109,6 +177,34 @@ class OpponentPool:
         return [self._agent(self.kinds[int(rng.choice(len(self.kinds), p=self.weights))], rng)
                 for _ in range(self.n)]
 
+    # ------------------------------------------------------------------ results against the learner
+    def record(self, table: list[Agent], payoffs: list[float], learner_seat: int) -> None:
+        """A training deal is over: one outcome for every kept snapshot that held a seat (SingleSeatEnv's hook)."""
+        held = {snapshot_name(s.steps): s for s in self.snapshots}
+        seats: dict[str, list[float]] = {}
+        for seat, agent in enumerate(table):
+            if seat != learner_seat and getattr(agent, "name", None) in held:
+                seats.setdefault(agent.name, []).append(payoffs[seat])
+        for name, earned in seats.items():
+            held[name].observe(deal_outcome(earned, payoffs[learner_seat]))
+
+    def win_rates(self) -> dict[int, float]:
+        """Smoothed win rate against the learner of each kept snapshot that has played (by its steps)."""
+        return {s.steps: s.rate for s in self.snapshots if s.deals}
+
+    def entrants(self, learner: str = "learner") -> dict[str, AgentFactory]:
+        """The live policy and the kept snapshots as greedy tournament entrants (training/tournament.py).
+
+        A snapshot with the live policy's very weights (the one taken at the step of an evaluation) is left
+        out: it would only replay the learner's games, and its pairs are a quarter of a five-snapshot round robin.
+        """
+        if self.current is None:
+            raise RuntimeError("the opponent pool has no current policy: call attach() first")
+        live = self.current.state_dict()
+        policies = {learner: self.current, **{snapshot_name(s.steps): s.policy for s in self.snapshots
+                                              if not _same_weights(s.policy.state_dict(), live)}}
+        return {name: _greedy(policy, name) for name, policy in policies.items()}
+
     # ------------------------------------------------------------------ persistence
     def save_snapshot(self, out: Path, snap: Snapshot, meta: dict[str, Any]) -> Path:
         """Write ``snap`` atomically, weights only, under ``out/snapshots/``, before any checkpoint refers to it.
@@ -119,12 +215,14 @@ class OpponentPool:
         return save_checkpoint(path, {**meta, "steps": snap.steps, "snapshot": True}, snap.policy.state_dict())
 
     def state(self) -> dict[str, Any]:
-        """What a checkpoint records about the pool: the steps of the kept snapshots."""
-        return {"snapshots": [s.steps for s in self.snapshots], "snapshots_kept": self.kept}
+        """What a checkpoint records about the pool (JSON): the kept snapshots' steps and their results."""
+        return {"snapshots": [s.steps for s in self.snapshots], "snapshots_kept": self.kept,
+                "results": {str(s.steps): {"deals": s.deals, "rate": s.rate} for s in self.snapshots}}
 
     def restore(self, out: Path, state: dict[str, Any] | None) -> None:
         """Reload the snapshots a checkpoint recorded (weights-only loading; missing files are an error)."""
         self.snapshots = []
+        results = (state or {}).get("results", {})  # absent in checkpoints written before results were kept
         for steps in (state or {}).get("snapshots", []):
             path = Path(out) / SNAPSHOT_DIR / f"snapshot_{int(steps):09d}.zip"
             meta, weights, _ = load_checkpoint(path)
@@ -134,7 +232,9 @@ class OpponentPool:
             except RuntimeError as err:
                 raise CheckpointError(f"{path}: weights do not fit this run's network ({err})") from None
             policy.set_training_mode(False)
-            self.snapshots.append(Snapshot(int(meta["steps"]), policy))
+            kept = results.get(str(int(steps)), {})
+            self.snapshots.append(Snapshot(int(meta["steps"]), policy, int(kept.get("deals", 0)),
+                                           float(kept.get("rate", DRAW))))
         self.snapshots = self.snapshots[-self.kept:]
 
     def prune(self, out: Path) -> None:
@@ -144,3 +244,11 @@ class OpponentPool:
             if path.name not in keep:
                 path.unlink(missing_ok=True)
 
+
+def _greedy(policy, name: str) -> AgentFactory:
+    """A factory of greedy agents playing ``policy`` (the seed is ignored: greedy play draws nothing)."""
+    return lambda seed: PolicyAgent(policy, deterministic=True, name=name)
+
+
+def _same_weights(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)

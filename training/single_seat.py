@@ -5,6 +5,10 @@ other seats are played by opponents until the learner must act again or the epis
 ends. The reward is the learner's OWN reward summed over everything that happened since
 its last action (opponents' moves included), so the observation and the reward always
 belong to the same seat: the pitfall of PettingZoo issue #1147 cannot occur.
+
+An opponent factory that keeps score (training/pool.py rates its snapshots against the
+learner) may offer ``record(table, payoffs, learner_seat)``: it is called when a deal the
+learner played is over, with the agents of every seat and every seat's payoff in game units.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ import rams_env
 from agents.base import Agent
 
 OpponentFactory = Callable[[np.random.Generator], list[Agent]]
-"""Draws the agents for the other seats of one episode (one per seat, the learner's ignored)."""
+"""Draws the agents for the other seats of one episode (one per seat, the learner's ignored); optionally with
+a ``record(table, payoffs, learner_seat)`` method that hears every finished deal (see the module docstring)."""
 
 
 class SingleSeatEnv(gym.Env):
@@ -40,6 +45,7 @@ class SingleSeatEnv(gym.Env):
         self._rng = np.random.default_rng()
         self.learner = self.aec.possible_agents[0]
         self._table: list[Agent] = []
+        self._seat = 0
         self.episode_return = 0.0
         self._carry = 0.0
 
@@ -51,7 +57,7 @@ class SingleSeatEnv(gym.Env):
             self.aec.reset(seed=int(self._rng.integers(2**31)), options=options)
             n = self.game.num_players
             seat = self.fixed_seat if self.fixed_seat is not None else int(self._rng.integers(n))
-            self.learner = self.aec.possible_agents[seat]
+            self.learner, self._seat = self.aec.possible_agents[seat], seat
             self._table = self.opponents(self._rng)
             for i, agent in enumerate(self._table):
                 agent.reset(int(self._rng.integers(2**31)) + i)
@@ -70,8 +76,16 @@ class SingleSeatEnv(gym.Env):
         reward = (reward + more) * self.reward_scale
         self.episode_return += reward
         obs = self._observe() if not done else np.zeros(self.observation_space.shape, np.float32)
+        if done:
+            self._deal_over()
         info = {"breakdown": self.aec.state.breakdown, "episode_return": self.episode_return} if done else {}
         return obs, float(reward), done, False, info
+
+    def _deal_over(self) -> None:
+        """Tell the opponent factory how the deal went, if it keeps score (see the module docstring)."""
+        record = getattr(self.opponents, "record", None)
+        if record is not None:
+            record(self._table, list(self.aec.state.scores), self._seat)
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (sb3-contrib's MaskablePPO reads this)."""

@@ -17,6 +17,10 @@ the spread between deal seeds (see training/evaluation.py).
 Every game of a deal seeds its agents from (s, d, pair, seating), so a result depends on
 nothing but the plan: deals are cut into chunks, played by worker processes ('spawn'
 context), and merged in seed order; 1 worker or 2 give identical numbers.
+
+Entrants need not be registry specs: ``run_tournament(..., factories={name: factory})`` plays
+agents that exist only in this process (the trainer's live policy and its snapshots) under
+those names, with one worker since such factories cannot be sent to another process.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import math
 import multiprocessing
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -172,12 +177,14 @@ class Block:
 
 
 class Table:
-    """A process's game and agent factories, built once from the picklable plan."""
+    """A process's game and agent factories, built once from the picklable plan (``factories``: in-process
+    entrants by name, used instead of the registry for those names)."""
 
-    def __init__(self, plan: Plan) -> None:
+    def __init__(self, plan: Plan, factories: Mapping[str, AgentFactory] | None = None) -> None:
         self.plan = plan
         self.game = plan.setting.make_game()
-        self.factories = [make_factory(spec, self.game) for spec in plan.agents]
+        given = factories or {}
+        self.factories = [given[spec] if spec in given else make_factory(spec, self.game) for spec in plan.agents]
         self.pairs = pairs(len(plan.agents))
         self.seatings = seatings(self.game.num_players)
 
@@ -229,10 +236,20 @@ def _seat_mean(values: list[float], pattern: tuple[bool, ...], mine: bool) -> fl
 _TABLE: Table | None = None
 
 
-def _one_thread() -> None:
+def _one_thread() -> int | None:
+    """One torch thread in this process (the workers already fill the cores); the previous count, if torch is in."""
     torch = sys.modules.get("torch")  # imported only if a checkpoint agent needed it
-    if torch is not None:
-        torch.set_num_threads(1)  # one thread per process: the workers already fill the cores
+    if torch is None:
+        return None
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    return before
+
+
+def _restore_threads(count: int | None) -> None:
+    """Give the calling process its torch thread count back (a trainer evaluates in its own process)."""
+    if count is not None:
+        sys.modules["torch"].set_num_threads(count)
 
 
 def _init_worker(plan: Plan) -> None:
@@ -283,12 +300,36 @@ def chunks(deals: int, workers: int, size: int | None = None) -> list[tuple[int,
     return [(a, min(a + size, deals)) for a in range(0, deals, size)]
 
 
-def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: int | None = None) -> Tournament:
-    """Play ``plan`` on ``workers`` processes; raises AgentSpecError / RulesError before any work starts."""
+def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: int | None = None,
+                   factories: Mapping[str, AgentFactory] | None = None) -> Tournament:
+    """Play ``plan`` on ``workers`` processes; raises AgentSpecError / RulesError before any work starts.
+
+    ``factories`` maps entrant names of ``plan.agents`` to in-process agent factories (one worker only).
+    """
     if workers < 1:
         raise ValueError(f"workers={workers} must be >= 1")
-    table = Table(plan)  # validates the game, rules and agent specs in this process
-    _one_thread()
+    if factories and workers > 1:
+        raise ValueError("in-process factories need workers=1: they cannot be sent to worker processes")
+    table = Table(plan, factories)  # validates the game, rules and agent specs in this process
+    threads = _one_thread()
+    try:
+        blocks, seconds = _play_blocks(plan, table, workers, progress, chunk)
+    finally:
+        _restore_threads(threads)
+    session = Episode(plan.setting.episode) is Episode.SESSION
+    return Tournament(
+        plan=plan, names=display_names(plan.agents), num_players=table.game.num_players, pairs=table.pairs,
+        seatings=table.seatings, advantage=np.concatenate([b.advantage for b in blocks]),
+        payoff=np.concatenate([b.payoff for b in blocks]),
+        wins=np.concatenate([b.wins for b in blocks]) if session else None,
+        games=sum(b.games for b in blocks), decisions=sum(b.decisions for b in blocks), seconds=seconds,
+        play_seconds=sum(b.seconds for b in blocks), cpu_seconds=sum(b.cpu_seconds for b in blocks), workers=workers,
+        meta={"rules_in_effect": table.game.rules.as_dict()})
+
+
+def _play_blocks(plan: Plan, table: Table, workers: int, progress: bool,
+                 chunk: int | None) -> tuple[list[Block], float]:
+    """The plan's deals in chunks, in this process or on ``workers`` spawned ones; (blocks in order, wall time)."""
     parts = chunks(plan.deals, workers, chunk)
     began = time.perf_counter()
     blocks: list[Block] = []
@@ -306,13 +347,4 @@ def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: i
                     bar.update(block.advantage.shape[0])
                 pool.close()  # let the workers exit normally (terminate() would leak their locks)
                 pool.join()
-    seconds = time.perf_counter() - began
-    session = Episode(plan.setting.episode) is Episode.SESSION
-    return Tournament(
-        plan=plan, names=display_names(plan.agents), num_players=table.game.num_players, pairs=table.pairs,
-        seatings=table.seatings, advantage=np.concatenate([b.advantage for b in blocks]),
-        payoff=np.concatenate([b.payoff for b in blocks]),
-        wins=np.concatenate([b.wins for b in blocks]) if session else None,
-        games=sum(b.games for b in blocks), decisions=sum(b.decisions for b in blocks), seconds=seconds,
-        play_seconds=sum(b.seconds for b in blocks), cpu_seconds=sum(b.cpu_seconds for b in blocks), workers=workers,
-        meta={"rules_in_effect": table.game.rules.as_dict()})
+    return blocks, time.perf_counter() - began

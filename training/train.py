@@ -7,10 +7,11 @@
     rams train configs/train/toepen.yaml --export agents/pretrained/toepen_4p.zip   # ship the weights
 
 The learner plays one seat; the other seats are drawn per deal from the opponent pool
-(training/pool.py: the current policy, recent-biased frozen snapshots, scripted agents by
-spec). Progress bar with steps/s and ETA, TensorBoard logs (``tensorboard --logdir
-<out_dir>/tb``: rewards, losses, entropy, evaluation per baseline with its 95% bounds,
-hyper-parameters), atomic checkpoints every ``checkpoint_every`` steps, duplicate-deal
+(training/pool.py: the current policy, frozen snapshots drawn recent-biased or prioritized,
+scripted agents by spec). Progress bar with steps/s and ETA, TensorBoard logs (``tensorboard
+--logdir <out_dir>/tb``: rewards, losses, entropy, evaluation per baseline with its 95% bounds,
+Elo-scale ratings of learner, snapshots and baselines, the snapshots' win rates against the
+learner, hyper-parameters), atomic checkpoints every ``checkpoint_every`` steps, duplicate-deal
 evaluation against the baselines during and after training; results in
 ``<out_dir>/results.json`` and a plot.
 """
@@ -36,11 +37,18 @@ from tqdm import tqdm
 
 import rams_env
 from agents.checkpoint_agent import PolicyAgent
+from agents.registry import agent_factory
 from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from training.config import ConfigError, TrainConfig, as_dict, load_config
 from training.evaluation import MatchResult, duplicate_match, format_table
+from training.imitation import fit, record
 from training.pool import OpponentPool
+from training.ratings import Ratings, fit_ratings
 from training.single_seat import SingleSeatEnv
+from training.tournament import Plan, Setting, run_tournament
+
+RATINGS_ANCHOR = "random"
+"""Always among the rated agents: the Elo scale's zero (training/ratings.py), comparable across runs."""
 
 
 class TrainingMonitor(BaseCallback):
@@ -59,6 +67,8 @@ class TrainingMonitor(BaseCallback):
                         desc=f"training {cfg.game}", disable=self.run.quiet, dynamic_ncols=True)
         self.logger.record("hparams", HParam(hparams(cfg), {f"eval/{tag(b)}_mean": 0.0 for b in cfg.eval.baselines}),
                            exclude=("stdout", "log", "json", "csv"))
+        for key, value in (self.run.warm_metrics or {}).items():
+            self.logger.record(f"warm_start/{key}", value)
 
     def _on_step(self) -> bool:
         cfg, steps = self.run.config, self.model.num_timesteps
@@ -89,8 +99,9 @@ class Run:
         self.rules_dict = probe.rules.as_dict()
         self.game = probe
         self.pool = OpponentPool(probe, config.opponents, self.obs_size, self.n_actions, config.ppo.net_arch,
-                                 config.snapshots_kept)
+                                 config.snapshots_kept, config.snapshot_sampling)
         self.history: list[dict[str, Any]] = []
+        self.warm_metrics: dict[str, float] | None = None  # set by warm_start(), kept in checkpoints
         env_fns = [self._env_fn(i) for i in range(config.n_envs)]
         ppo = config.ppo
         self.model = MaskablePPO(
@@ -102,12 +113,13 @@ class Run:
         self.pool.attach(self.model.policy)
 
     def _env_fn(self, index: int):
-        cfg = self.config
+        return lambda: Monitor(self.single_seat())
 
-        def make() -> Monitor:
-            return Monitor(SingleSeatEnv(cfg.game, self.pool, cfg.num_players, reward_scale=cfg.reward_scale,
-                                         **cfg.rules, **cfg.env))
-        return make
+    def single_seat(self) -> SingleSeatEnv:
+        """The learner's view of one training table, opponents drawn from the pool."""
+        cfg = self.config
+        return SingleSeatEnv(cfg.game, self.pool, cfg.num_players, reward_scale=cfg.reward_scale,
+                             **cfg.rules, **cfg.env)
 
     def meta(self) -> dict[str, Any]:
         cfg = self.config
@@ -116,7 +128,7 @@ class Run:
                 "observation_version": self.game.observation.version,
                 "net_arch": list(cfg.ppo.net_arch), "steps": int(self.model.num_timesteps), "seed": cfg.seed,
                 "evaluation": self.history[-1] if self.history else None, "history": self.history,
-                "pool": self.pool.state(), "config": as_dict(cfg)}
+                "pool": self.pool.state(), "warm_start": self.warm_metrics, "config": as_dict(cfg)}
 
     def save(self, name: str | Path, optimizer: bool = True) -> Path:
         """A checkpoint in the run folder (``name``) or anywhere (a path); weights only without ``optimizer``."""
@@ -145,22 +157,51 @@ class Run:
         self.model.num_timesteps = int(meta["steps"])
         self.history = list(meta.get("history", [])) or ([meta["evaluation"]] if meta.get("evaluation") else [])
         self.pool.restore(self.out, meta.get("pool"))
+        self.warm_metrics = meta.get("warm_start")
+
+    def warm_start(self) -> dict[str, float]:
+        """Imitate ``warm_start.teacher`` (training/imitation.py), then checkpoint so a resume starts after it."""
+        cfg, warm = self.config, self.config.warm_start
+        teacher = agent_factory(warm.teacher, self.game)(cfg.seed)
+        data = record(self.single_seat(), teacher, warm.decisions, cfg.ppo.gamma, cfg.seed, progress=not self.quiet)
+        self.warm_metrics = fit(self.model.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
+                                warm.value_coef, progress=not self.quiet)
+        self.checkpoint()
+        return self.warm_metrics
 
     def evaluate(self, log=None, deals: int | None = None) -> list[MatchResult]:
-        """Duplicate deals against each ``eval.baselines`` spec (greedy learner), logged with 95% bounds."""
+        """Duplicate deals against each ``eval.baselines`` spec (greedy learner), logged with 95% bounds;
+        ratings of learner, snapshots and baselines, and the snapshots' online win rates against the learner."""
         cfg = self.config
         candidate = PolicyAgent(self.model.policy, deterministic=True, name="learner")
         env_kwargs = {**cfg.rules, **{k: v for k, v in cfg.env.items() if k != "random_carry"}}
         results = [duplicate_match(cfg.game, cfg.num_players, env_kwargs, candidate, b, deals or cfg.eval.deals)
                    for b in cfg.eval.baselines]
-        self.history.append({"steps": int(self.model.num_timesteps),
-                             "results": [r.as_dict() for r in results]})
+        entry: dict[str, Any] = {"steps": int(self.model.num_timesteps), "results": [r.as_dict() for r in results]}
+        ratings = self.rate() if cfg.eval.ratings_deals else None
+        if ratings is not None:
+            entry["ratings"] = dict(zip(ratings.names, ratings.rating, strict=True))
+            entry["ratings_fisher_se"] = dict(zip(ratings.names, ratings.fisher_se, strict=True))
+        winrates = self.pool.win_rates()
+        if winrates:
+            entry["snapshot_winrates"] = {str(steps): rate for steps, rate in winrates.items()}
+        self.history.append(entry)
         if log is not None:
-            for r in results:
-                for key, value in (("mean", r.mean), ("ci95", r.ci95), ("lower", r.mean - r.ci95),
-                                   ("upper", r.mean + r.ci95), ("payoff", r.payoff)):
-                    log.record(f"eval/{tag(r.baseline)}_{key}", value)
+            log_evaluation(log, entry)
         return results
+
+    def rate(self) -> Ratings:
+        """Elo-scale ratings (random = 0) of the greedy learner, the kept snapshots and the baselines: a short
+        duplicate-deal round robin in this process (training/tournament.py, training/ratings.py)."""
+        cfg = self.config
+        entrants = self.pool.entrants(learner="learner")
+        specs = list(dict.fromkeys([*cfg.eval.baselines, RATINGS_ANCHOR]))
+        rules = dict(cfg.rules)
+        setting = Setting(cfg.game, cfg.num_players, rules.pop("preset", None), tuple(rules.items()),
+                          cfg.env.get("episode", "deal"))
+        plan = Plan(setting, (*entrants, *specs), cfg.eval.ratings_deals, cfg.seed)
+        played = run_tournament(plan, progress=False, factories=entrants)
+        return fit_ratings(played.names, played.advantage, played.pairs, plan.seed, bootstrap=0)
 
     def train(self) -> None:
         cfg = self.config
@@ -205,6 +246,19 @@ class Run:
         plt.close(fig)
 
 
+def log_evaluation(log, entry: dict[str, Any]) -> None:
+    """A history entry as TensorBoard scalars: ``eval/<baseline>_*``, ``ratings/<agent>``, ``pool/*_winrate``."""
+    for r in entry["results"]:
+        mean, ci95 = r["mean"], r["ci95"]
+        for key, value in (("mean", mean), ("ci95", ci95), ("lower", mean - ci95), ("upper", mean + ci95),
+                           ("payoff", r["payoff"])):
+            log.record(f"eval/{tag(r['baseline'])}_{key}", value)
+    for name, rating in entry.get("ratings", {}).items():
+        log.record(f"ratings/{tag(name)}", rating)
+    for steps, rate in entry.get("snapshot_winrates", {}).items():
+        log.record(f"pool/snapshot_{steps}_winrate", rate)
+
+
 def tag(spec: str) -> str:
     """An agent spec as a TensorBoard tag (``heuristic:bluffer,k=1`` -> ``heuristic_bluffer_k_1``)."""
     return re.sub(r"[^\w.-]+", "_", spec).strip("_")
@@ -214,7 +268,8 @@ def hparams(cfg: TrainConfig) -> dict[str, Any]:
     """The run's hyper-parameters, flattened for TensorBoard's HPARAMS tab (scalars and strings only)."""
     flat = {"game": cfg.game, "num_players": cfg.num_players or 0, "seed": cfg.seed,
             "total_timesteps": cfg.total_timesteps, "n_envs": cfg.n_envs, "snapshot_every": cfg.snapshot_every,
-            "snapshots_kept": cfg.snapshots_kept, "rules": json.dumps(cfg.rules, sort_keys=True),
+            "snapshots_kept": cfg.snapshots_kept, "snapshot_sampling": cfg.snapshot_sampling,
+            "rules": json.dumps(cfg.rules, sort_keys=True),
             "opponents": json.dumps(cfg.opponents, sort_keys=True)}
     for key, value in as_dict(cfg)["ppo"].items():
         flat[f"ppo.{key}"] = value if isinstance(value, (int, float, str)) else str(value)
@@ -250,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
         except CheckpointError as err:
             print(f"rams train: cannot resume: {err}", file=sys.stderr)
             return 2
+    elif config.warm_start.teacher:
+        metrics = run.warm_start()
+        print(f"warm start: copied {config.warm_start.teacher} on {metrics['decisions']} decisions; the network "
+              f"plays its move in {metrics['agreement']:.1%} of held-out decisions")
     start = time.perf_counter()
     run.train()
     results = run.evaluate(deals=config.eval.final_deals or None)
