@@ -67,6 +67,8 @@ def test_config_rejects_unknown_keys_and_bad_values(tmp_path):
         load_config(None, ["rules={no_rule: 1}"])
     with pytest.raises(ConfigError, match="opponents"):
         load_config(None, ["opponents={bot: 1}"])
+    with pytest.raises(ConfigError, match="eval.random_carry"):
+        load_config(None, ["eval.random_carry=sometimes"])
     assert load_config(ROOT / "configs/train/toepen.yaml", ["ppo.learning_rate=1e-4"]).ppo.learning_rate == 1e-4
 
 
@@ -310,6 +312,11 @@ def test_exploit_reports_the_gain_of_a_best_response(tiny_run, capsys):
     assert result["gain"] == pytest.approx(result["learner_payoff"] - result["agent_payoff"])
     assert main(["heuristic:bluffer", "--game", "toepen", "--json", *small]) == 0
     assert json.loads(capsys.readouterr().out)["agent"] == "heuristic:bluffer"
+    assert main(["heuristic", "--game", "lupfen", "--json", *small]) == 0  # its config warm-starts; the probe not
+    assert json.loads(capsys.readouterr().out)["warm_start"] is None
+    assert main(["heuristic", "--game", "lupfen", "--json", *small, "--set", "warm_start.teacher=heuristic",
+                 "--set", "warm_start.decisions=300", "--set", "warm_start.epochs=1"]) == 0
+    assert json.loads(capsys.readouterr().out)["warm_start"]["decisions"] >= 300
     assert main(["random", *small]) == 2  # a spec other than a checkpoint needs --game
     assert main(["nobody", "--game", "toepen", *small]) == 2
     assert "nobody" in capsys.readouterr().err
@@ -335,3 +342,22 @@ def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
     for seed in range(3):  # the env raises IllegalActionError on any masked-out action
         seats = [pretrained(seed), others(seed + 1), pretrained(seed + 2), others(seed + 3)][: table.num_players]
         assert len(play_episode(env, seats, seed=seed)) == table.num_players
+
+
+@pytest.mark.parametrize("carry", [False, True])
+def test_evaluation_deals_follow_eval_random_carry(monkeypatch, tmp_path, carry):
+    """Lupfen's first deals are force rounds: eval.random_carry decides whether evaluations see Lupfen rounds."""
+    import training.train as train
+
+    seen = []
+
+    def spy(game, players, env_kwargs, candidate, baseline, deals, seed=10_000):
+        seen.append(env_kwargs)
+        return train.MatchResult(baseline, 0.0, 0.0, deals, 0.0, 0.0)
+
+    monkeypatch.setattr(train, "duplicate_match", spy)
+    config = load_config("configs/train/lupfen.yaml", [f"eval.random_carry={str(carry).lower()}",
+                                                       "eval.ratings_deals=0", f"out_dir={tmp_path}"])
+    train.Run(config, quiet=True).evaluate()
+    assert [kw["random_carry"] for kw in seen] == [carry] * len(config.eval.baselines)
+    assert load_config("configs/train/lupfen.yaml").eval.random_carry is True

@@ -41,6 +41,10 @@ class EvalConfig:
     deals: int = 200  # deals per baseline (each played from every seat)
     final_deals: int = 0  # deals per baseline of the evaluation after training (0: same as ``deals``)
     baselines: list[str] = field(default_factory=lambda: ["random"])  # agent specs (agents/registry.py)
+    # False: every evaluation deal is a session's first (fresh lives / pot). True: deals from random carried-over
+    # session states, like training's env.random_carry; in Lupfen a first deal is always a force round with no
+    # lift or join decision, so only carried deals measure the game's namesake decisions (docs/results.md)
+    random_carry: bool = False
     # deal seeds of the Elo-scale round robin among learner, kept snapshots, baselines and random at each
     # evaluation (0: no ratings); Toepen, 5 snapshots, baselines random + heuristic: 6-12 s for 20 (docs/training.md)
     ratings_deals: int = 20
@@ -93,6 +97,8 @@ class TrainConfig:
         for name in ("total_timesteps", "n_envs", "snapshot_every", "snapshots_kept", "checkpoint_every"):
             if not isinstance(getattr(self, name), int) or getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be a positive whole number")
+        if not isinstance(self.eval.random_carry, bool):
+            raise ConfigError(f"eval.random_carry must be true or false, got {self.eval.random_carry!r}")
         if not self.reward_scale > 0:
             raise ConfigError(f"reward_scale must be positive, got {self.reward_scale}")
         self._validate_pool_evaluation()

@@ -174,7 +174,7 @@ class Run:
         ratings of learner, snapshots and baselines, and the snapshots' online win rates against the learner."""
         cfg = self.config
         candidate = PolicyAgent(self.model.policy, deterministic=True, name="learner")
-        env_kwargs = {**cfg.rules, **{k: v for k, v in cfg.env.items() if k != "random_carry"}}
+        env_kwargs = {**cfg.rules, **cfg.env, "random_carry": cfg.eval.random_carry}
         results = [duplicate_match(cfg.game, cfg.num_players, env_kwargs, candidate, b, deals or cfg.eval.deals)
                    for b in cfg.eval.baselines]
         entry: dict[str, Any] = {"steps": int(self.model.num_timesteps), "results": [r.as_dict() for r in results]}
@@ -198,7 +198,7 @@ class Run:
         specs = list(dict.fromkeys([*cfg.eval.baselines, RATINGS_ANCHOR]))
         rules = dict(cfg.rules)
         setting = Setting(cfg.game, cfg.num_players, rules.pop("preset", None), tuple(rules.items()),
-                          cfg.env.get("episode", "deal"))
+                          cfg.env.get("episode", "deal"), cfg.eval.random_carry)
         plan = Plan(setting, (*entrants, *specs), cfg.eval.ratings_deals, cfg.seed)
         played = run_tournament(plan, progress=False, factories=entrants)
         return fit_ratings(played.names, played.advantage, played.pairs, plan.seed, bootstrap=0)
