@@ -272,3 +272,16 @@ def test_snapshot_results_survive_resume(two_runs):
     run.resume()
     assert {str(s.steps): {"deals": s.deals, "rate": s.rate} for s in run.pool.snapshots} == results
     assert run.pool.sampling == "prioritized"
+
+
+def test_evaluation_plot_has_a_ratings_panel_when_ratings_were_taken(two_runs, tmp_path):
+    from training.run_plot import plot_history
+
+    out, first, _ = two_runs
+    assert (out / "evaluation.png").stat().st_size > 0
+    import matplotlib.image
+
+    with_ratings = matplotlib.image.imread(out / "evaluation.png")
+    assert plot_history([{**h, "ratings": {}} for h in first["history"]], ["random"], "toepen", tmp_path / "p.png")
+    without = matplotlib.image.imread(tmp_path / "p.png")
+    assert with_ratings.shape[1] > 1.5 * without.shape[1]  # a second panel beside the advantage curves

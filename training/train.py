@@ -44,6 +44,7 @@ from training.evaluation import MatchResult, duplicate_match, format_table
 from training.imitation import fit, record
 from training.pool import OpponentPool
 from training.ratings import Ratings, fit_ratings
+from training.run_plot import LEARNER, plot_history
 from training.single_seat import SingleSeatEnv
 from training.tournament import Plan, Setting, run_tournament
 
@@ -173,7 +174,7 @@ class Run:
         """Duplicate deals against each ``eval.baselines`` spec (greedy learner), logged with 95% bounds;
         ratings of learner, snapshots and baselines, and the snapshots' online win rates against the learner."""
         cfg = self.config
-        candidate = PolicyAgent(self.model.policy, deterministic=True, name="learner")
+        candidate = PolicyAgent(self.model.policy, deterministic=True, name=LEARNER)
         env_kwargs = {**cfg.rules, **cfg.env, "random_carry": cfg.eval.random_carry}
         results = [duplicate_match(cfg.game, cfg.num_players, env_kwargs, candidate, b, deals or cfg.eval.deals)
                    for b in cfg.eval.baselines]
@@ -194,7 +195,7 @@ class Run:
         """Elo-scale ratings (random = 0) of the greedy learner, the kept snapshots and the baselines: a short
         duplicate-deal round robin in this process (training/tournament.py, training/ratings.py)."""
         cfg = self.config
-        entrants = self.pool.entrants(learner="learner")
+        entrants = self.pool.entrants(learner=LEARNER)
         specs = list(dict.fromkeys([*cfg.eval.baselines, RATINGS_ANCHOR]))
         rules = dict(cfg.rules)
         setting = Setting(cfg.game, cfg.num_players, rules.pop("preset", None), tuple(rules.items()),
@@ -222,28 +223,7 @@ class Run:
         return table
 
     def _plot(self) -> None:
-        try:
-            import matplotlib
-
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            return
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        for baseline in self.config.eval.baselines:
-            points = [(h["steps"], r["mean"], r["ci95"]) for h in self.history for r in h["results"]
-                      if r["baseline"] == baseline]
-            if points:
-                x, y, e = zip(*points, strict=True)
-                ax.errorbar(x, y, yerr=e, marker="o", capsize=3, label=f"vs {baseline}")
-        ax.axhline(0, color="grey", lw=0.8)
-        ax.set_xlabel("learner steps")
-        ax.set_ylabel("advantage per deal over the baseline")
-        ax.set_title(f"{self.config.game}: evaluation during training")
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(self.out / "evaluation.png", dpi=110)
-        plt.close(fig)
+        plot_history(self.history, self.config.eval.baselines, self.config.game, self.out / "evaluation.png")
 
 
 def log_evaluation(log, entry: dict[str, Any]) -> None:
