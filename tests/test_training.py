@@ -344,6 +344,22 @@ def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
         assert len(play_episode(env, seats, seed=seed)) == table.num_players
 
 
+
+TRAINING_KEYS = ("game", "num_players", "rules", "env", "seed", "total_timesteps", "n_envs", "reward_scale",
+                 "opponents", "snapshot_every", "snapshots_kept", "ppo", "warm_start")
+"""What decides a run's weights (evaluation settings and paths do not)."""
+
+
+@pytest.mark.parametrize("game", ["tippen", "mauscheln", "lupfen", "fipsen"])
+def test_shipped_pot_game_agents_were_trained_by_their_config_as_it_stands(game):
+    """`rams train configs/train/<game>.yaml --export ...` is how they were made (docs/results.md)."""
+    from agents.registry import pretrained_path
+    from training.config import as_dict
+
+    meta, _, _ = load_checkpoint(pretrained_path(game, 4))
+    config = as_dict(load_config(ROOT / f"configs/train/{game}.yaml"))
+    assert {k: meta["config"][k] for k in TRAINING_KEYS} == {k: config[k] for k in TRAINING_KEYS}
+    assert meta["steps"] >= config["total_timesteps"] and meta["warm_start"]["decisions"] >= 100_000
 @pytest.mark.parametrize("carry", [False, True])
 def test_evaluation_deals_follow_eval_random_carry(monkeypatch, tmp_path, carry):
     """Lupfen's first deals are force rounds: eval.random_carry decides whether evaluations see Lupfen rounds."""
