@@ -46,6 +46,7 @@ def replay_deals(env, teacher, seed: int, deals: int) -> list[tuple[int, float]]
             out.append((count, total))
             count, total = 0, 0.0
             obs, _ = env.reset()
+            teacher.reset(seed + len(out))
     return out
 
 
@@ -100,3 +101,16 @@ def test_trainer_warm_starts_once_and_resume_does_not_repeat_it(tmp_path):
     meta_again, _, _ = load_checkpoint(tmp_path / "final.zip")
     assert meta_again["warm_start"] == meta["warm_start"] and meta_again["steps"] == meta["steps"]
     assert before != b""
+
+
+def test_the_teacher_is_reset_before_every_deal():
+    """The Agent protocol: reset() opens each episode (a teacher may keep per-deal memory or a generator)."""
+    game = rams_env.make_game("lupfen", None)
+    teacher = agent_factory("heuristic", game)(0)
+    seeds = []
+    original = teacher.reset
+    teacher.reset = lambda seed=None: (seeds.append(seed), original(seed))
+    env = SingleSeatEnv("lupfen", heuristic_table(game))
+    data = record(env, teacher, 50, gamma=1.0, seed=7, progress=False)
+    deals = len(seeds) - 1  # the last reset opens a deal that is never played
+    assert seeds == [7 + i for i in range(deals + 1)] and 1 < deals <= len(data)

@@ -71,9 +71,14 @@ def discounted(rewards: list[float], gamma: float) -> list[float]:
 
 def record(env: SingleSeatEnv, teacher: Agent, decisions: int, gamma: float, seed: int,
            progress: bool = True) -> Demonstrations:
-    """Play whole deals with ``teacher`` in the learner's seat until ``decisions`` are recorded."""
+    """Play whole deals with ``teacher`` in the learner's seat until ``decisions`` are recorded.
+
+    The teacher is reset before every deal, as the Agent protocol promises (a new episode begins), with a seed
+    derived from ``seed`` and the deal's number, so its private randomness is reproducible too.
+    """
     observations, masks, actions, returns = [], [], [], []
     obs, _ = env.reset(seed=seed)
+    deals = 0
     teacher.reset(seed)
     rewards: list[float] = []
     with tqdm(total=decisions, unit="decision", desc="warm start: recording the teacher", disable=not progress,
@@ -90,8 +95,9 @@ def record(env: SingleSeatEnv, teacher: Agent, decisions: int, gamma: float, see
             bar.total = max(bar.total, bar.n)  # the last deal is recorded whole, past the count
             if done:  # a deal is recorded whole, so its returns are complete
                 returns.extend(discounted(rewards, gamma))
-                rewards = []
+                rewards, deals = [], deals + 1
                 obs, _ = env.reset()
+                teacher.reset(seed + deals)
     return Demonstrations(torch.as_tensor(np.array(observations), dtype=torch.float32),
                           torch.as_tensor(np.array(masks), dtype=torch.bool),
                           torch.as_tensor(actions, dtype=torch.int64),
