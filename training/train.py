@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     elif config.warm_start.teacher:
         metrics = run.warm_start()
         print(f"warm start: copied {config.warm_start.teacher} on {metrics['decisions']} decisions; the network "
-              f"plays its move in {metrics['agreement']:.1%} of held-out decisions")
+              f"plays its move in {metrics['agreement']:.1%} of held-out decisions with a real choice")
     start = time.perf_counter()
     run.train()
     results = run.evaluate(deals=config.eval.final_deals or None)
