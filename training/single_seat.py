@@ -45,7 +45,6 @@ class SingleSeatEnv(gym.Env):
         self._rng = np.random.default_rng()
         self.learner = self.aec.possible_agents[0]
         self._table: list[Agent] = []
-        self._seat = 0
         self.episode_return = 0.0
         self._carry = 0.0
 
@@ -57,7 +56,7 @@ class SingleSeatEnv(gym.Env):
             self.aec.reset(seed=int(self._rng.integers(2**31)), options=options)
             n = self.game.num_players
             seat = self.fixed_seat if self.fixed_seat is not None else int(self._rng.integers(n))
-            self.learner, self._seat = self.aec.possible_agents[seat], seat
+            self.learner = self.aec.possible_agents[seat]
             self._table = self.opponents(self._rng)
             for i, agent in enumerate(self._table):
                 agent.reset(int(self._rng.integers(2**31)) + i)
@@ -85,7 +84,7 @@ class SingleSeatEnv(gym.Env):
         """Tell the opponent factory how the deal went, if it keeps score (see the module docstring)."""
         record = getattr(self.opponents, "record", None)
         if record is not None:
-            record(self._table, list(self.aec.state.scores), self._seat)
+            record(self._table, list(self.aec.state.scores), self.aec.possible_agents.index(self.learner))
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (sb3-contrib's MaskablePPO reads this)."""

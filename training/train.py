@@ -160,9 +160,12 @@ class Run:
         self.pool.restore(self.out, meta.get("pool"))
         self.warm_metrics = meta.get("warm_start")
 
-    def warm_start(self) -> dict[str, float]:
-        """Imitate ``warm_start.teacher`` (training/imitation.py), then checkpoint so a resume starts after it."""
+    def warm_start(self) -> dict[str, float] | None:
+        """Imitate ``warm_start.teacher`` (training/imitation.py), then checkpoint so a resume starts after it;
+        None (nothing done) when the config names no teacher."""
         cfg, warm = self.config, self.config.warm_start
+        if not warm.teacher:
+            return None
         teacher = agent_factory(warm.teacher, self.game)(cfg.seed)
         data = record(self.single_seat(), teacher, warm.decisions, cfg.ppo.gamma, cfg.seed, progress=not self.quiet)
         self.warm_metrics = fit(self.model.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
@@ -285,8 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         except CheckpointError as err:
             print(f"rams train: cannot resume: {err}", file=sys.stderr)
             return 2
-    elif config.warm_start.teacher:
-        metrics = run.warm_start()
+    elif (metrics := run.warm_start()) is not None:
         print(f"warm start: copied {config.warm_start.teacher} on {metrics['decisions']} decisions; the network "
               f"plays its move in {metrics['agreement']:.1%} of held-out decisions with a real choice")
     start = time.perf_counter()

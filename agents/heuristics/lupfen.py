@@ -13,14 +13,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from agents.heuristics.base import HeuristicAgent
-from agents.heuristics.trumpplay import (
-    CardPlayParams,
-    TrumpTable,
-    choose_card,
-    estimate_hand,
-    played_cards,
-    unseen_cards,
-)
+from agents.heuristics.potbids import expected_opponents, others_in, play_in_trick
+from agents.heuristics.trumpplay import CardPlayParams, TrumpTable, estimate_hand, played_cards, unseen_cards
 from rams_env.cards import LUPFEN_20
 from rams_env.games.lupfen.game import RANKS
 
@@ -84,10 +78,10 @@ class LupfenHeuristic(HeuristicAgent):
         hand, pot = view["hand"], view["pot"]
         if self.rules.three_unters and len(hand) == HAND_SIZE and all(c[:-1] == "J" for c in hand):
             return float(pot)
-        undecided = sum(bid == "none" for bid in view["bids"][1:])
+        _, undecided = others_in(view["bids"], ACTIVE)
         rate = self.params.join_rate
         p_alone = (1 - rate) ** undecided
-        opponents = max(rate * undecided, 1.0)
+        opponents = expected_opponents(0, undecided, rate)  # nobody is in before a lift
         candidates = unseen_cards(PACK, hand)
         total = 0.0
         for turned in candidates:
@@ -99,17 +93,12 @@ class LupfenHeuristic(HeuristicAgent):
     def _play_value(self, view: dict[str, Any]) -> float:
         """Expected chips of playing with the trump known: shares minus the (doubled when blind) bête."""
         pot = view["pot"]
-        others = view["bids"][1:]
-        opponents = max(sum(b in ACTIVE for b in others) + self.params.join_rate * others.count("none"), 1.0)
+        opponents = expected_opponents(*others_in(view["bids"], ACTIVE), self.params.join_rate)
         table = TrumpTable.make(RANKS, view["trump"])
         est = estimate_hand(table, view["hand"], unseen_cards(PACK, view["hand"], self._gone(view)), opponents,
                             HAND_SIZE)
         return est.tricks * (pot // 3) - pot * (2 if view["blind"] else 1) * est.p_blank
 
     def _play(self, view: dict[str, Any], legal: list[str]) -> str:
-        active = sum(bid in ACTIVE for bid in view["bids"])
-        after = active - len(view["trick"]) - 1
         unseen = unseen_cards(PACK, view["hand"], self._gone(view))
-        style = self.params.play_style
-        table = TrumpTable.make(RANKS, view["trump"])
-        return choose_card(table, legal, [c for _, c in view["trick"]], unseen, after, style, len(view["hand"]))
+        return play_in_trick(TrumpTable.make(RANKS, view["trump"]), view, legal, unseen, ACTIVE, self.params.play_style)

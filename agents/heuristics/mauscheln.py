@@ -13,18 +13,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from agents.heuristics.base import HeuristicAgent
-from agents.heuristics.trumpplay import (
-    CardPlayParams,
-    HandEstimate,
-    TrumpTable,
-    after_exchange,
-    choose_card,
-    discard_order,
-    estimate_hand,
-    mean_chance,
-    played_cards,
-    unseen_cards,
+from agents.heuristics.potbids import (
+    ExchangeParams,
+    estimate_with_exchange,
+    exchange_choice,
+    expected_opponents,
+    others_in,
+    play_in_trick,
 )
+from agents.heuristics.trumpplay import HandEstimate, TrumpTable, discard_order, played_cards, unseen_cards
 from rams_env.cards import NATURAL_ORDER
 from rams_env.games.mauscheln.rules import TrickShare
 
@@ -34,7 +31,7 @@ ACTIVE = ("sneak", "join")
 
 
 @dataclass(frozen=True)
-class MauschelnParams(CardPlayParams):
+class MauschelnParams(ExchangeParams):
     sneak_margin: float = 0.6
     """Sneak when the expected chips exceed this share of what the four tricks earn (the pot, or the
     Pinke when a trick earns a quarter of it). The estimate is optimistic (cards taken as independent,
@@ -43,10 +40,6 @@ class MauschelnParams(CardPlayParams):
     join_margin: float = 0.3
     """Join when the expected chips exceed this share of what the tricks earn (joins estimated at a
     quarter of the pot lost about a tenth of it)."""
-    exchange_margin: float = -0.1
-    """Exchange a side card (not an ace) whose trick chance is below the talon's mean minus this
-    (negative: exchange a little more eagerly; self-play favoured -0.1 over 0 by about 0.3 chips a deal
-    in Mauscheln, within the noise in Tippen)."""
     knock: bool = True
     """The dealer knocks on a high turn-up (the trump ace is hers, the hand unseen)."""
 
@@ -95,23 +88,16 @@ class MauschelnHeuristic(HeuristicAgent):
         return (pot if self.rules.trick_share is TrickShare.POT else self.rules.pinke) // 4
 
     def _estimate(self, view: dict[str, Any], opponents: float) -> HandEstimate:
-        table, unseen = self._table(view), self._unseen(view)
-        est = estimate_hand(table, view["hand"], unseen, opponents, HAND_SIZE)
         limit = min(self.rules.max_exchange, view["talon"])
-        if limit:
-            keep = [c for c in view["hand"] if table.is_trump(c)]
-            est = after_exchange(est, mean_chance(table, unseen, opponents, HAND_SIZE), limit, keep)
-        return est
+        return estimate_with_exchange(self._table(view), view["hand"], self._unseen(view), opponents, HAND_SIZE,
+                                      limit)
 
     # ------------------------------------------------------------ bidding
     def _bid_value(self, view: dict[str, Any], sneaker: bool) -> float:
         """Expected chips of sneaking (or joining): the pot if nobody comes in, else shares minus bêtes."""
-        others = range(1, view["num_players"])
-        active = sum(view["bids"][s] in ACTIVE for s in others)
-        undecided = sum(view["bids"][s] == "none" for s in others)
+        active, undecided = others_in(view["bids"], ACTIVE)
         rate, pot = self.params.join_rate, view["pot"]
-        opponents = max(active + rate * undecided, 1.0)
-        est = self._estimate(view, opponents)
+        est = self._estimate(view, expected_opponents(active, undecided, rate))
         if sneaker:
             p_alone = (1 - rate) ** undecided
             played = est.tricks * self._share(pot) - pot * (2 * est.dist[0] + est.dist[1])
@@ -121,20 +107,10 @@ class MauschelnHeuristic(HeuristicAgent):
     # ------------------------------------------------------------ exchange and play
     def _exchange(self, view: dict[str, Any], legal: list[str]) -> str:
         table, unseen, hand = self._table(view), self._unseen(view), view["hand"]
-        others = sum(view["bids"][s] in ACTIVE for s in range(1, view["num_players"]))
-        order = discard_order(table, hand, unseen)
         if "done" not in legal:  # the knocking dealer makes room for the turn-up
-            return "discard " + order[0]
-        threshold = mean_chance(table, unseen, others, HAND_SIZE) - self.params.exchange_margin
-        chances = estimate_hand(table, hand, unseen, others, HAND_SIZE).chances
-        weak = [c for c in order if not table.is_trump(c) and c[:-1] != "A" and chances[c] < threshold]
-        if weak and "discard " + weak[0] in legal:
-            return "discard " + weak[0]
-        return "done"
+            return "discard " + discard_order(table, hand, unseen)[0]
+        others, _ = others_in(view["bids"], ACTIVE)
+        return exchange_choice(table, hand, unseen, others, HAND_SIZE, self.params.exchange_margin, legal)
 
     def _play(self, view: dict[str, Any], legal: list[str]) -> str:
-        active = sum(bid in ACTIVE for bid in view["bids"])
-        after = active - len(view["trick"]) - 1
-        style = self.params.play_style
-        trick = [c for _, c in view["trick"]]
-        return choose_card(self._table(view), legal, trick, self._unseen(view), after, style, len(view["hand"]))
+        return play_in_trick(self._table(view), view, legal, self._unseen(view), ACTIVE, self.params.play_style)

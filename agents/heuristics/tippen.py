@@ -14,18 +14,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from agents.heuristics.base import HeuristicAgent
-from agents.heuristics.trumpplay import (
-    CardPlayParams,
-    HandEstimate,
-    TrumpTable,
-    after_exchange,
-    choose_card,
-    discard_order,
-    estimate_hand,
-    mean_chance,
-    played_cards,
-    unseen_cards,
+from agents.heuristics.potbids import (
+    ExchangeParams,
+    estimate_with_exchange,
+    exchange_choice,
+    expected_opponents,
+    others_in,
+    play_in_trick,
 )
+from agents.heuristics.trumpplay import HandEstimate, TrumpTable, discard_order, played_cards, unseen_cards
 from rams_env.cards import NATURAL_ORDER
 from rams_env.games.tippen.rules import Bete, DealerOption, TrickPays, TrumpFrom
 
@@ -34,16 +31,12 @@ ACTIVE = ("play", "forced", "privileged")
 
 
 @dataclass(frozen=True)
-class TippenParams(CardPlayParams):
+class TippenParams(ExchangeParams):
     tap_margin: float = 0.3
     """Tap when the expected chips of playing exceed this share of what the tricks can win (the pot when
     a trick earns a third, the hand size in counters when it earns one). The estimate is optimistic
     (cards taken as independent, the players who come in as average hands): self-play deals showed
     taps estimated at a quarter of the pot losing about a tenth of it, at half the pot winning a quarter."""
-    exchange_margin: float = -0.1
-    """Exchange a side card (not an ace) whose trick chance is below the talon's mean minus this
-    (negative: exchange a little more eagerly; self-play favoured -0.1 over 0 by about 0.3 chips a deal
-    in Mauscheln, within the noise in Tippen)."""
     knock_min_pot: float = 2.0
     """The dealer knocks blind when the pot holds at least this many basic stakes (the knocker risks at
     most a double stake for a third of the pot per trick: in self-play knocking from two stakes gained
@@ -118,23 +111,16 @@ class TippenHeuristic(HeuristicAgent):
 
     def _estimate(self, view: dict[str, Any], table: TrumpTable, hand: list[str], unseen: list[str],
                   opponents: float, exchange: bool) -> HandEstimate:
-        size = self.rules.hand_size
-        est = estimate_hand(table, hand, unseen, opponents, size)
         limit = min(self.rules.exchange, max(view["talon"], 0)) if exchange else 0
-        if limit:
-            keep = [c for c in hand if table.is_trump(c)]
-            est = after_exchange(est, mean_chance(table, unseen, opponents, size), limit, keep)
-        return est
+        return estimate_with_exchange(table, hand, unseen, opponents, self.rules.hand_size, limit)
 
     # ------------------------------------------------------------ bidding
     def _tap_value(self, view: dict[str, Any]) -> float:
         """Expected chips of tapping: the lone player's pot, else shares minus the bête."""
-        others = range(1, view["num_players"])
-        active = sum(view["bids"][s] in ACTIVE for s in others)
-        undecided = sum(view["bids"][s] == "none" for s in others)
+        active, undecided = others_in(view["bids"], ACTIVE)
         pot = view["pot"]
         p_alone = (1 - self.params.join_rate) ** undecided if active == 0 else 0.0
-        opponents = max(active + self.params.join_rate * undecided, 1.0)
+        opponents = expected_opponents(active, undecided, self.params.join_rate)
         table = self._table(view)
         est = self._estimate(view, table, view["hand"], self._unseen(view), opponents, exchange=True)
         played = est.tricks * self._share(pot) - est.p_blank * self._bete(pot)
@@ -178,20 +164,9 @@ class TippenHeuristic(HeuristicAgent):
 
     # ------------------------------------------------------------ exchange and play
     def _exchange(self, view: dict[str, Any], legal: list[str]) -> str:
-        table, unseen = self._table(view), self._unseen(view)
-        others = sum(view["bids"][s] in ACTIVE for s in range(1, view["num_players"]))
-        size = self.rules.hand_size
-        threshold = mean_chance(table, unseen, others, size) - self.params.exchange_margin
-        chances = estimate_hand(table, view["hand"], unseen, others, size).chances
-        weak = [c for c in discard_order(table, view["hand"], unseen)
-                if not table.is_trump(c) and c[:-1] != "A" and chances[c] < threshold]
-        if weak and "discard " + weak[0] in legal:
-            return "discard " + weak[0]
-        return "done"
+        others, _ = others_in(view["bids"], ACTIVE)
+        return exchange_choice(self._table(view), view["hand"], self._unseen(view), others, self.rules.hand_size,
+                               self.params.exchange_margin, legal)
 
     def _play(self, view: dict[str, Any], legal: list[str]) -> str:
-        active = sum(bid in ACTIVE for bid in view["bids"])
-        after = active - len(view["trick"]) - 1
-        style = self.params.play_style
-        trick = [c for _, c in view["trick"]]
-        return choose_card(self._table(view), legal, trick, self._unseen(view), after, style, len(view["hand"]))
+        return play_in_trick(self._table(view), view, legal, self._unseen(view), ACTIVE, self.params.play_style)
