@@ -26,6 +26,7 @@ from tqdm import tqdm
 
 import rams_env
 from rams_env.registry import game_class
+from training.outputs import OutputError, check_outputs
 from training.report import SCHEME, agent_rows, matrix_rows, summarize
 from training.throughput import random_play
 from training.tournament import Plan, Setting, Table, run_tournament
@@ -189,6 +190,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if args.workers < 1 or args.seed < 0:
         print("rams baselines: error: --workers must be >= 1 and --seed >= 0", file=sys.stderr)
+        return 2
+    try:
+        check_outputs(files=[None if args.out == "-" else args.out])
+    except OutputError as err:
+        print(f"rams baselines: error: {err}", file=sys.stderr)
         return 2
     text = document(args, command_line(args))
     if args.out == "-":

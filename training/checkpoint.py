@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import torch
+
+from training.outputs import atomic_file
 
 FORMAT = "rams-checkpoint"
 VERSION = 1
@@ -38,22 +38,15 @@ def _tensor_bytes(obj: Any) -> bytes:
 
 def save_checkpoint(path: str | Path, meta: dict[str, Any], policy_state: dict[str, torch.Tensor],
                     optimizer_state: dict[str, Any] | None = None) -> Path:
-    """Write a checkpoint atomically (temporary file in the same folder, then rename)."""
+    """Write a checkpoint atomically (training/outputs.py: temporary file in the same folder, then rename)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {**meta, "format": FORMAT, "version": VERSION}
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as zf:
-            zf.writestr("meta.json", json.dumps(meta, indent=2, default=str))
-            zf.writestr("policy.pt", _tensor_bytes({k: v.detach().cpu() for k, v in policy_state.items()}))
-            if optimizer_state is not None:
-                zf.writestr("optimizer.pt", _tensor_bytes(optimizer_state))
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; checkpoints are shared files, not secrets
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as raw, zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("meta.json", json.dumps(meta, indent=2, default=str))
+        zf.writestr("policy.pt", _tensor_bytes({k: v.detach().cpu() for k, v in policy_state.items()}))
+        if optimizer_state is not None:
+            zf.writestr("optimizer.pt", _tensor_bytes(optimizer_state))
     return path
 
 

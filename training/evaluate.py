@@ -31,6 +31,7 @@ import rams_env
 from agents.registry import AgentSpecError
 from rams_env.game import OptionError
 from rams_env.rules import RulesError
+from training.outputs import OutputError, check_outputs
 from training.report import console, markdown, plot, summarize
 from training.tournament import Plan, Setting, run_tournament
 
@@ -93,15 +94,11 @@ def plan_from(args: argparse.Namespace) -> Plan:
 
 
 def prepare_outputs(args: argparse.Namespace) -> None:
-    """Create the output directories before the run, so a bad path fails in a second, not after an hour."""
+    """Check the outputs before the run (training/outputs.py), so a bad path fails in a second, not after an hour."""
     try:
-        for path in (args.json, args.markdown):
-            if path:
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-        if args.plot:
-            Path(args.plot).mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise UsageError(f"cannot write the output: {err}") from None
+        check_outputs(files=[args.json, args.markdown], folders=[args.plot])
+    except OutputError as err:
+        raise UsageError(str(err)) from None
 
 
 def write_outputs(summary: dict[str, Any], args: argparse.Namespace) -> list[Path]:

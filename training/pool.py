@@ -141,6 +141,7 @@ class OpponentPool:
         self.kept = snapshots_kept
         self.snapshots: list[Snapshot] = []
         self.current = None  # the live policy, set by attach()
+        self.folder: Path | None = None  # the run folder the snapshots were restored from
 
     def attach(self, policy) -> None:
         """Use ``policy`` (the learner's network, updated in place by PPO) for ``self``."""
@@ -162,20 +163,44 @@ class OpponentPool:
             return prioritized_weights([s.rate for s in self.snapshots])
         return snapshot_weights(len(self.snapshots))
 
-    def _agent(self, kind: str, rng: np.random.Generator) -> Agent:
+    def _key(self, kind: str, rng: np.random.Generator) -> str:
+        """The key of one seat's agent: ``self``, ``snapshot:<steps>`` or a registry spec."""
         if kind == SNAPSHOTS and self.snapshots:
             snap = self.snapshots[int(rng.choice(len(self.snapshots), p=self.snapshot_probabilities()))]
-            return PolicyAgent(snap.policy, deterministic=False, name=snapshot_name(snap.steps))
-        if kind in (SELF, SNAPSHOTS):
+            return snapshot_name(snap.steps)
+        return SELF if kind == SNAPSHOTS else kind
+
+    def draw(self, rng: np.random.Generator) -> list[str]:
+        """The key of every seat's agent (the learner's seat is drawn too and ignored: the draws stay
+        seat-independent). :meth:`build` turns keys into agents, now or when a resumed run replays the deal."""
+        return [self._key(self.kinds[int(rng.choice(len(self.kinds), p=self.weights))], rng) for _ in range(self.n)]
+
+    def build(self, keys: list[str]) -> list[Agent]:
+        """The agents of :meth:`draw`'s keys; each is reset with its seed by the env before the deal."""
+        return [self._agent(key) for key in keys]
+
+    def __call__(self, rng: np.random.Generator) -> list[Agent]:
+        """One agent per seat (see :meth:`draw`)."""
+        return self.build(self.draw(rng))
+
+    def _agent(self, key: str) -> Agent:
+        if key.startswith(SNAPSHOT_PREFIX):
+            return PolicyAgent(self._snapshot_policy(int(key[len(SNAPSHOT_PREFIX):])), deterministic=False, name=key)
+        if key == SELF:
             if self.current is None:
                 raise RuntimeError("the opponent pool has no current policy: call attach() first")
             return PolicyAgent(self.current, deterministic=False, name=SELF)
-        return self.scripted[kind](int(rng.integers(2**31)))
+        return self.scripted[key](0)
 
-    def __call__(self, rng: np.random.Generator) -> list[Agent]:
-        """One agent per seat (the learner's seat is drawn too and ignored: the draws stay seat-independent)."""
-        return [self._agent(self.kinds[int(rng.choice(len(self.kinds), p=self.weights))], rng)
-                for _ in range(self.n)]
+    def _snapshot_policy(self, steps: int):
+        """A kept snapshot's network, or (replaying a deal after a resume) one the pool has forgotten since the
+        deal began, read from its file (kept by :meth:`prune` while a deal in progress names it)."""
+        for snap in self.snapshots:
+            if snap.steps == steps:
+                return snap.policy
+        if self.folder is None:
+            raise CheckpointError(f"snapshot {steps} is not in the pool")
+        return self._load_snapshot(self.folder, steps).policy
 
     # ------------------------------------------------------------------ results against the learner
     def record(self, table: list[Agent], payoffs: list[float], learner_seat: int) -> None:
@@ -211,8 +236,8 @@ class OpponentPool:
 
         A file of the same step left by a killed run is overwritten: after a resume the step is re-taken.
         """
-        path = Path(out) / SNAPSHOT_DIR / f"snapshot_{snap.steps:09d}.zip"
-        return save_checkpoint(path, {**meta, "steps": snap.steps, "snapshot": True}, snap.policy.state_dict())
+        return save_checkpoint(snapshot_path(out, snap.steps), {**meta, "steps": snap.steps, "snapshot": True},
+                               snap.policy.state_dict())
 
     def state(self) -> dict[str, Any]:
         """What a checkpoint records about the pool (JSON): the kept snapshots' steps and their results."""
@@ -221,28 +246,38 @@ class OpponentPool:
 
     def restore(self, out: Path, state: dict[str, Any] | None) -> None:
         """Reload the snapshots a checkpoint recorded (weights-only loading; missing files are an error)."""
-        self.snapshots = []
+        self.folder = Path(out)
         results = (state or {}).get("results", {})  # absent in checkpoints written before results were kept
+        self.snapshots = []
         for steps in (state or {}).get("snapshots", []):
-            path = Path(out) / SNAPSHOT_DIR / f"snapshot_{int(steps):09d}.zip"
-            meta, weights, _ = load_checkpoint(path)
-            policy = build_policy(self.obs_size, self.n_actions, self.net_arch)
-            try:
-                policy.load_state_dict(weights, strict=True)
-            except RuntimeError as err:
-                raise CheckpointError(f"{path}: weights do not fit this run's network ({err})") from None
-            policy.set_training_mode(False)
             kept = results.get(str(int(steps)), {})
-            self.snapshots.append(Snapshot(int(meta["steps"]), policy, int(kept.get("deals", 0)),
-                                           float(kept.get("rate", DRAW))))
+            self.snapshots.append(self._load_snapshot(out, int(steps), int(kept.get("deals", 0)),
+                                                      float(kept.get("rate", DRAW))))
         self.snapshots = self.snapshots[-self.kept:]
 
-    def prune(self, out: Path) -> None:
-        """Delete snapshot files the pool no longer holds (call after the checkpoint that forgets them)."""
-        keep = {f"snapshot_{s.steps:09d}.zip" for s in self.snapshots}
+    def _load_snapshot(self, out: Path, steps: int, deals: int = 0, rate: float = DRAW) -> Snapshot:
+        path = snapshot_path(out, steps)
+        meta, weights, _ = load_checkpoint(path)
+        policy = build_policy(self.obs_size, self.n_actions, self.net_arch)
+        try:
+            policy.load_state_dict(weights, strict=True)
+        except RuntimeError as err:
+            raise CheckpointError(f"{path}: weights do not fit this run's network ({err})") from None
+        policy.set_training_mode(False)
+        return Snapshot(int(meta["steps"]), policy, deals, rate)
+
+    def prune(self, out: Path, in_play: set[int] = frozenset()) -> None:
+        """Delete snapshot files the pool no longer holds (call after the checkpoint that forgets them), except
+        those of ``in_play`` (steps of snapshots seated in deals in progress, which a resume replays)."""
+        keep = {snapshot_path(out, s).name for s in {*in_play, *(s.steps for s in self.snapshots)}}
         for path in (Path(out) / SNAPSHOT_DIR).glob("snapshot_*.zip"):
             if path.name not in keep:
                 path.unlink(missing_ok=True)
+
+
+def snapshot_path(out: Path, steps: int) -> Path:
+    """The file of the snapshot taken at ``steps`` in the run folder ``out``."""
+    return Path(out) / SNAPSHOT_DIR / f"snapshot_{steps:09d}.zip"
 
 
 def _greedy(policy, name: str) -> AgentFactory:

@@ -9,11 +9,20 @@ belong to the same seat: the pitfall of PettingZoo issue #1147 cannot occur.
 An opponent factory that keeps score (training/pool.py rates its snapshots against the
 learner) may offer ``record(table, payoffs, learner_seat)``: it is called when a deal the
 learner played is over, with the agents of every seat and every seat's payoff in game units.
+
+A factory that can seat a table again (training/pool.py) offers ``draw(rng) -> keys`` and ``build(keys) ->
+agents`` instead of the plain call. Then the env keeps a :class:`DealRecord` of the deal in progress (the deal
+seed, the learner's seat, the agents' keys and seeds, every action so far): ``state()`` returns it with the
+generator's state, and ``continue_from(state)`` makes the next ``reset`` replay that deal to the same point and
+continue the same generator, so a resumed training run plays on exactly where the interrupted one stood
+(training/streams.py).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import gymnasium as gym
@@ -25,6 +34,31 @@ from agents.base import Agent
 OpponentFactory = Callable[[np.random.Generator], list[Agent]]
 """Draws the agents for the other seats of one episode (one per seat, the learner's ignored); optionally with
 a ``record(table, payoffs, learner_seat)`` method that hears every finished deal (see the module docstring)."""
+
+
+@dataclass
+class DealRecord:
+    """Everything that decided the deal in progress: replaying it rebuilds the same position (JSON-able)."""
+
+    seed: int  # the AEC env's reset seed
+    seat: int  # the learner's seat
+    agents: list[str]  # the opponent factory's key of each seat's agent (the learner's seat drawn too)
+    agent_seeds: list[int]  # each agent's reset seed
+    options: dict | None = None  # the reset options
+    moves: list[int] = field(default_factory=list)  # every action applied so far, any seat, in order
+
+    @classmethod
+    def from_json(cls, data: Any) -> DealRecord:
+        """A record read back from a checkpoint; ValueError when it is not one."""
+        try:
+            record = cls(**data)
+        except TypeError as err:
+            raise ValueError(f"not a deal record ({err})") from None
+        ints = [record.seed, record.seat, *record.agent_seeds, *record.moves]
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in ints) or not all(
+                isinstance(k, str) for k in record.agents) or len(record.agents) != len(record.agent_seeds):
+            raise ValueError("not a deal record (wrong types)")
+        return record
 
 
 class SingleSeatEnv(gym.Env):
@@ -47,28 +81,79 @@ class SingleSeatEnv(gym.Env):
         self._table: list[Agent] = []
         self.episode_return = 0.0
         self._carry = 0.0
+        self._record: DealRecord | None = None  # the deal in progress, when the factory can seat it again
+        self._script: deque[int] = deque()  # moves still to replay (continue_from)
+        self._pending: dict[str, Any] | None = None  # a state to continue at the next reset
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
+        if self._pending is not None:  # continue a recorded deal; its generator state replaces any seed
+            return self._replay()
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         while True:
-            self.aec.reset(seed=int(self._rng.integers(2**31)), options=options)
+            deal_seed = int(self._rng.integers(2**31))
             n = self.game.num_players
             seat = self.fixed_seat if self.fixed_seat is not None else int(self._rng.integers(n))
-            self.learner = self.aec.possible_agents[seat]
-            self._table = self.opponents(self._rng)
-            for i, agent in enumerate(self._table):
-                agent.reset(int(self._rng.integers(2**31)) + i)
-            # rewards that reach the learner before its first decision (an ante) come with its first step
-            self._carry, done = self._play_others()
-            if not done:  # else the deal ended before the learner had to act: deal again
-                break
-        self.episode_return = 0.0
+            keys, table = self._draw_table()
+            seeds = [int(self._rng.integers(2**31)) + i for i in range(len(table))]
+            record = DealRecord(deal_seed, seat, keys, seeds, options) if keys is not None else None
+            if not self._begin(record, table, deal_seed, seat, seeds, options):
+                break  # else the deal ended before the learner had to act: deal again
         return self._observe(), {"seat": seat}
 
+    def _draw_table(self) -> tuple[list[str] | None, list[Agent]]:
+        """(keys, agents) from a factory that can seat a table again, else (None, agents)."""
+        if hasattr(self.opponents, "draw"):
+            keys = self.opponents.draw(self._rng)
+            return keys, self.opponents.build(keys)
+        return None, self.opponents(self._rng)
+
+    def _begin(self, record: DealRecord | None, table: list[Agent], deal_seed: int, seat: int,
+               seeds: list[int], options: dict | None) -> bool:
+        """Deal, seat the agents, play until the learner acts; True if the deal ended before that."""
+        self._record = record
+        self.aec.reset(seed=deal_seed, options=options)
+        self.learner = self.aec.possible_agents[seat]
+        self._table = table
+        for agent, agent_seed in zip(table, seeds, strict=True):
+            agent.reset(agent_seed)
+        # rewards that reach the learner before its first decision (an ante) come with its first step
+        self._carry, done = self._play_others()
+        self.episode_return = 0.0
+        return done
+
+    # ------------------------------------------------------------------ resuming a deal in progress
+    def state(self) -> dict[str, Any]:
+        """The generator's state and the record of the deal in progress (JSON-able; see the module docstring)."""
+        return {"rng": self._rng.bit_generator.state, "deal": asdict(self._record) if self._record else None}
+
+    def continue_from(self, state: dict[str, Any]) -> None:
+        """Make the next ``reset`` replay ``state``'s deal to where it stood and continue its generator."""
+        if not isinstance(state, dict) or "rng" not in state or "deal" not in state:
+            raise ValueError("not a single-seat env state")
+        self._pending = {"rng": state["rng"],
+                         "deal": DealRecord.from_json(state["deal"]) if state["deal"] is not None else None}
+
+    def _replay(self):
+        pending, self._pending = self._pending, None
+        record: DealRecord | None = pending["deal"]
+        try:
+            self._rng.bit_generator.state = pending["rng"]
+        except (TypeError, ValueError, KeyError) as err:
+            raise ValueError(f"not a generator state ({err})") from None
+        if record is None:  # no deal had begun: deal a new one from the continued generator
+            return self.reset()
+        self._script = deque(record.moves)
+        table = self.opponents.build(record.agents)
+        replayed = DealRecord(record.seed, record.seat, record.agents, record.agent_seeds, record.options)
+        self._begin(replayed, table, record.seed, record.seat, record.agent_seeds, record.options)
+        while self._script:  # the learner's recorded moves; the others' are taken from the script in between
+            self.step(self._script.popleft())
+        return self._observe(), {"seat": record.seat}
+
     def step(self, action: int):
-        self.aec.step(int(action))
+        self._apply(action)
         reward = self.aec.rewards[self.learner] + self._carry
         self._carry = 0.0
         more, done = self._play_others()
@@ -100,6 +185,13 @@ class SingleSeatEnv(gym.Env):
             name = aec.agent_selection
             seat = aec.possible_agents.index(name)
             obs = aec.observe(name)
-            aec.step(self._table[seat].act(obs["observation"], obs["action_mask"], aec.view(name)))
+            action = self._table[seat].act(obs["observation"], obs["action_mask"], aec.view(name))
+            self._apply(self._script.popleft() if self._script else action)  # a replay's moves as recorded
             total += aec.rewards[self.learner]
         return total, aec.state.terminal
+
+    def _apply(self, action: int) -> None:
+        """One action of any seat, kept in the deal's record."""
+        self.aec.step(int(action))
+        if self._record is not None:
+            self._record.moves.append(int(action))

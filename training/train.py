@@ -2,7 +2,8 @@
 
     rams train configs/train/toepen.yaml
     rams train configs/train/toepen.yaml --set total_timesteps=20000 --set ppo.learning_rate=1e-4
-    rams train configs/train/toepen.yaml --resume        # continue from <out_dir>/last.zip
+    rams train configs/train/toepen.yaml --resume        # continue from <out_dir>/last.zip (or start afresh)
+    rams train configs/train/toepen.yaml --overwrite     # delete the previous run in <out_dir> first
 
     rams train configs/train/toepen.yaml --export agents/pretrained/toepen_4p.zip   # ship the weights
 
@@ -14,6 +15,11 @@ Elo-scale ratings of learner, snapshots and baselines, the snapshots' win rates 
 learner, hyper-parameters), atomic checkpoints every ``checkpoint_every`` steps, duplicate-deal
 evaluation against the baselines during and after training; results in
 ``<out_dir>/results.json`` and a plot.
+
+Ctrl-C (or SIGTERM) finishes the rollout under way, saves ``last.zip`` and prints how to resume
+(exit code 130, or 143); ``--resume`` then continues the same random streams, so the resumed run
+computes what an uninterrupted one would (training/stopping.py, training/streams.py). A folder that
+holds another run is refused unless ``--resume`` or ``--overwrite`` (training/rundir.py).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -42,10 +49,14 @@ from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoin
 from training.config import ConfigError, TrainConfig, as_dict, load_config
 from training.evaluation import MatchResult, duplicate_match, format_table
 from training.imitation import fit, record
-from training.pool import OpponentPool
+from training.outputs import check_outputs, write_text
+from training.pool import SNAPSHOT_PREFIX, OpponentPool
 from training.ratings import Ratings, fit_ratings
 from training.run_plot import LEARNER, plot_history
+from training.rundir import LAST, RunDirError, prepare_run_dir
 from training.single_seat import SingleSeatEnv
+from training.stopping import Interrupted, StopRequest
+from training.streams import capture, restore, snapshots_in_play
 from training.tournament import Plan, Setting, run_tournament
 
 RATINGS_ANCHOR = "random"
@@ -53,11 +64,12 @@ RATINGS_ANCHOR = "random"
 
 
 class TrainingMonitor(BaseCallback):
-    """Progress bar (steps/s, ETA, last evaluation), snapshots, checkpoints and evaluations during ``learn``."""
+    """Progress bar (steps/s, ETA, last evaluation), snapshots, checkpoints and evaluations during ``learn``;
+    a requested stop (training/stopping.py) ends it at the next rollout boundary, after a checkpoint."""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: Run, stop: StopRequest | None = None) -> None:
         super().__init__()
-        self.run = run
+        self.run, self.stop = run, stop
         self.bar: tqdm | None = None
 
     def _on_training_start(self) -> None:
@@ -77,15 +89,27 @@ class TrainingMonitor(BaseCallback):
         self.bar.update(steps - self.bar.n)
         if steps % cfg.snapshot_every < cfg.n_envs:
             self.run.snapshot()
-        if steps % cfg.checkpoint_every < cfg.n_envs:
-            self.run.checkpoint()
         if cfg.eval.every and steps % cfg.eval.every < cfg.n_envs:
             results = self.run.evaluate(log=self.logger)
             self.bar.set_postfix({r.baseline: f"{r.mean:+.2f}±{r.ci95:.2f}" for r in results})
         return True
 
+    def _on_rollout_start(self) -> None:
+        """Between two rollouts (weights just updated, the next rollout's first step not taken) a checkpoint
+        holds all a resume needs to go on exactly (training/streams.py): checkpoints and stops happen here, the
+        first one at or after each multiple of ``checkpoint_every``."""
+        steps, every = self.model.num_timesteps, self.run.config.checkpoint_every
+        if self.stop is not None and self.stop.requested:
+            raise Interrupted(steps, self.run.checkpoint())
+        if steps // every > self.run.checkpointed // every:
+            self.run.checkpoint()
+
     def _on_training_end(self) -> None:
-        self.bar.close()
+        self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 class Run:
@@ -103,6 +127,7 @@ class Run:
                                  config.snapshots_kept, config.snapshot_sampling)
         self.history: list[dict[str, Any]] = []
         self.warm_metrics: dict[str, float] | None = None  # set by warm_start(), kept in checkpoints
+        self.checkpointed = 0  # steps of the last checkpoint written or resumed from
         env_fns = [self._env_fn(i) for i in range(config.n_envs)]
         ppo = config.ppo
         self.model = MaskablePPO(
@@ -131,10 +156,11 @@ class Run:
                 "evaluation": self.history[-1] if self.history else None, "history": self.history,
                 "pool": self.pool.state(), "warm_start": self.warm_metrics, "config": as_dict(cfg)}
 
-    def save(self, name: str | Path, optimizer: bool = True) -> Path:
-        """A checkpoint in the run folder (``name``) or anywhere (a path); weights only without ``optimizer``."""
+    def save(self, name: str | Path, optimizer: bool = True, **extra: Any) -> Path:
+        """A checkpoint in the run folder (``name``) or anywhere (a path); weights only without ``optimizer``;
+        ``extra`` metadata beside :meth:`meta`'s."""
         target = Path(name) if Path(name).parent != Path(".") else self.out / name
-        return save_checkpoint(target, self.meta(), self.model.policy.state_dict(),
+        return save_checkpoint(target, {**self.meta(), **extra}, self.model.policy.state_dict(),
                                self.model.policy.optimizer.state_dict() if optimizer else None)
 
     def snapshot(self) -> None:
@@ -142,10 +168,14 @@ class Run:
         snap = self.pool.add_snapshot(self.model.num_timesteps, self.model.policy)
         self.pool.save_snapshot(self.out, snap, self.meta())
 
-    def checkpoint(self) -> None:
-        """``last.zip`` (weights, optimizer, steps, pool), then the files of forgotten snapshots go."""
-        self.save("last.zip")
-        self.pool.prune(self.out)
+    def checkpoint(self) -> Path:
+        """``last.zip`` (weights, optimizer, steps, pool, random streams), then the files of forgotten snapshots
+        go (unless a deal in progress seats them: a resume replays it)."""
+        streams = capture(self.model)
+        path = self.save(LAST, streams=streams)
+        self.pool.prune(self.out, snapshots_in_play(streams, SNAPSHOT_PREFIX))
+        self.checkpointed = int(self.model.num_timesteps)
+        return path
 
     def resume(self) -> None:
         """Continue from ``last.zip``: weights, optimizer, step counter, evaluation history, pool snapshots."""
@@ -159,6 +189,9 @@ class Run:
         self.history = list(meta.get("history", [])) or ([meta["evaluation"]] if meta.get("evaluation") else [])
         self.pool.restore(self.out, meta.get("pool"))
         self.warm_metrics = meta.get("warm_start")
+        if meta.get("streams") is not None:  # absent before they were saved: the streams start from ``seed``
+            restore(self.model, meta["streams"])
+        self.checkpointed = self.model.num_timesteps
 
     def warm_start(self) -> dict[str, float] | None:
         """Imitate ``warm_start.teacher`` (training/imitation.py), then checkpoint so a resume starts after it;
@@ -207,13 +240,23 @@ class Run:
         played = run_tournament(plan, progress=False, factories=entrants)
         return fit_ratings(played.names, played.advantage, played.pairs, plan.seed, bootstrap=0)
 
-    def train(self) -> None:
+    def train(self, stop: StopRequest | None = None) -> None:
+        """PPO up to ``total_timesteps``, then ``last.zip``; raises Interrupted after saving if ``stop`` asks."""
         cfg = self.config
         remaining = cfg.total_timesteps - self.model.num_timesteps
         if remaining > 0:
-            self.model.learn(remaining, callback=TrainingMonitor(self), reset_num_timesteps=False,
-                             tb_log_name="ppo")
-        self.checkpoint()
+            monitor = TrainingMonitor(self, stop)
+            if stop is not None:
+                stop.armed = True
+            try:
+                self.model.learn(remaining, callback=monitor, reset_num_timesteps=False, tb_log_name="ppo")
+            finally:
+                monitor.close()
+                if stop is not None:
+                    stop.armed = False
+        path = self.checkpoint()
+        if stop is not None and stop.requested:
+            raise Interrupted(self.checkpointed, path)
 
     def report(self, results: list[MatchResult], seconds: float) -> str:
         cfg = self.config
@@ -221,7 +264,7 @@ class Run:
                                       f"(duplicate deals, every seat)")
         summary = {"game": cfg.game, "steps": int(self.model.num_timesteps), "seconds": round(seconds, 1),
                    "final": [r.as_dict() for r in results], "history": self.history}
-        (self.out / "results.json").write_text(json.dumps(summary, indent=2))
+        write_text(self.out / "results.json", json.dumps(summary, indent=2))
         self._plot()
         return table
 
@@ -265,34 +308,74 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("config", nargs="?", help="YAML config (configs/train/<game>.yaml); defaults if omitted")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config value, e.g. --set ppo.learning_rate=1e-4 (repeatable)")
-    parser.add_argument("--resume", action="store_true", help="continue from <out_dir>/last.zip")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--resume", action="store_true",
+                       help="continue from <out_dir>/last.zip; starts afresh if there is none yet")
+    start.add_argument("--overwrite", action="store_true",
+                       help="delete the run already in <out_dir> (checkpoints, snapshots, results, TensorBoard)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--export", metavar="PATH.zip",
                         help="also write the final weights, no optimizer state (agents/pretrained/<game>_4p.zip)")
     return parser.parse_args(argv)
 
 
+def resume_command(argv: list[str]) -> str:
+    """The command line that continues this run: the same arguments, with --resume instead of --overwrite."""
+    args = [a for a in argv if a not in ("--overwrite", "--resume")]
+    return shlex.join(["rams", "train", *args, "--resume"])
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
     try:
         config = load_config(args.config, args.overrides)
-    except (ConfigError, ValueError, OSError) as err:
+        check_outputs(files=[args.export])
+        note = prepare_run_dir(config.out_dir, args.resume, args.overwrite)
+    except (ConfigError, RunDirError, ValueError, OSError) as err:
         print(f"rams train: {err}", file=sys.stderr)
         return 2
+    if note:
+        print(f"rams train: {note}")
     torch.set_num_threads(config.torch_threads)
-    run = Run(config, quiet=args.quiet)
-    (run.out / "config.yaml").write_text(yaml.safe_dump(as_dict(config), sort_keys=False))
-    if args.resume:
+    run: Run | None = None
+    with StopRequest() as stop:
         try:
-            run.resume()
+            run = Run(config, quiet=args.quiet)
+            write_text(run.out / "config.yaml", yaml.safe_dump(as_dict(config), sort_keys=False))
+            return train_and_report(run, args, args.resume and (run.out / LAST).exists(), stop)
+        except Interrupted as point:
+            print(f"rams train: stopped at step {point.steps}; saved {point.path}\n"
+                  f"resume with: {resume_command(argv)}", file=sys.stderr)
+        except KeyboardInterrupt:
+            print(f"rams train: stopped at once; {saved(run)}\nresume with: {resume_command(argv)}", file=sys.stderr)
         except CheckpointError as err:
             print(f"rams train: cannot resume: {err}", file=sys.stderr)
             return 2
+        except OSError as err:  # e.g. the disk filled up during training
+            print(f"rams train: cannot write {err.filename or ''}: {err.strerror or err}; {saved(run)}\n"
+                  f"free some space, then resume with: {resume_command(argv)}", file=sys.stderr)
+            return 1
+        return stop.exit_code
+
+
+def saved(run: Run | None) -> str:
+    """What ``last.zip`` holds after an abrupt stop (its writes are atomic: the last complete one)."""
+    if run is None or not (run.out / LAST).exists():
+        return "no checkpoint was saved yet"
+    return f"{run.out / LAST} holds step {run.checkpointed}"
+
+
+def train_and_report(run: Run, args: argparse.Namespace, resume: bool, stop: StopRequest) -> int:
+    """Resume or warm-start, train, evaluate, save and report (main's work, inside the signal handling)."""
+    config = run.config
+    if resume:
+        run.resume()
     elif (metrics := run.warm_start()) is not None:
         print(f"warm start: copied {config.warm_start.teacher} on {metrics['decisions']} decisions; the network "
               f"plays its move in {metrics['agreement']:.1%} of held-out decisions with a real choice")
     start = time.perf_counter()
-    run.train()
+    run.train(stop)
     results = run.evaluate(deals=config.eval.final_deals or None)
     run.save("final.zip")
     if args.export:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from training.bluff.metrics import Thresholds, agent_metrics
 from training.bluff.record import Decision, Recorder, record_deals
@@ -64,12 +63,13 @@ def main(argv: list[str] | None = None) -> int:
     from agents.registry import AgentSpecError
     from rams_env.rules import RulesError
     from training.bluff import report
+    from training.outputs import OutputError, check_outputs
 
-    for path in (args.json, args.markdown):
-        if path and not Path(path).resolve().parent.is_dir():
-            print(f"rams bluff: cannot write {path}: folder {Path(path).resolve().parent} does not exist",
-                  file=sys.stderr)
-            return 2
+    try:
+        check_outputs(files=[args.json, args.markdown], folders=[args.plots])
+    except OutputError as err:
+        print(f"rams bluff: {err}", file=sys.stderr)
+        return 2
     try:
         thresholds = Thresholds(args.bluff_below, args.value_from, args.weak_below, args.bins)
         study = Study(tuple(expand_specs(args.agents)), args.opponents, args.players, args.preset, args.deals,
