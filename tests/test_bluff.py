@@ -312,5 +312,5 @@ def test_command_writes_reports_and_rejects_bad_input(tmp_path, capsys):
     assert "nosuchstyle" in capsys.readouterr().err
     assert main(["random", "--deals", "0", "--no-progress"]) == 2
     assert main(["random", "--players", "2", "--no-progress"]) == 2
-    assert main(["random", "--json", str(tmp_path / "no" / "r.json"), "--no-progress"]) == 2
-    assert "does not exist" in capsys.readouterr().err
+    assert main(["random", "--json", str(out / "r.json"), "--no-progress"]) == 2  # under a file: checked first
+    assert f"{out} is a file, not a folder" in capsys.readouterr().err

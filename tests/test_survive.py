@@ -53,7 +53,7 @@ def test_ctrl_c_saves_last_zip_and_the_resumed_run_equals_an_uninterrupted_one(t
     run, and its final weights and evaluation equal those of the same run never interrupted."""
     from training.train import main
 
-    steps = 3072
+    steps = 2048
     stopped, whole = tmp_path / "stopped", tmp_path / "whole"
     cmd = [sys.executable, "-m", "training.cli", "train", *train_args(stopped, steps)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -266,3 +266,24 @@ def test_read_only_and_full_file_systems_are_refused(tmpfs, capsys):
     (full / "ballast").unlink()
     assert main(train_args(full / "run", 512)) == 2  # 1 MiB free: less than a run needs
     assert "MiB free" in capsys.readouterr().err
+
+
+def test_a_disk_that_fills_up_during_training_ends_with_one_clear_message(tmpfs, monkeypatch, capsys):
+    """The check passed, then the disk filled up (another process): no traceback, exit code 1, the file that
+    could not be written named, and no partial file left behind."""
+    import training.train as train
+
+    disk = tmpfs("filling", "size=20m")
+    checked = train.prepare_run_dir
+
+    def then_fill(*args):
+        note = checked(*args)
+        (disk / "ballast").write_bytes(b"\0" * (os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize - 2**18))
+        return note
+
+    monkeypatch.setattr(train, "prepare_run_dir", then_fill)
+    assert train.main(train_args(disk / "run", 2048)) == 1
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "No space left on device" in err and "Traceback" not in err, err
+    assert f"cannot write {disk / 'run' / 'snapshots' / 'snapshot_000000256.zip'}" in err  # the first large file
+    assert not partial_files(disk)

@@ -82,7 +82,7 @@ class TrainConfig:
     # how a seat drawing "snapshots" picks one: "recent" (1 / (age + 1)) or "prioritized" (by how often each
     # still beats the learner, PFSP); see training/pool.py
     snapshot_sampling: str = "recent"
-    checkpoint_every: int = 25_000
+    checkpoint_every: int = 25_000  # last.zip at the first rollout boundary at or after each multiple (resume is exact)
     out_dir: str = "runs/toepen"
     torch_threads: int = 1
     ppo: PPOConfig = field(default_factory=PPOConfig)

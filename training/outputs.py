@@ -77,8 +77,10 @@ def atomic_file(path: str | Path, mode: str = "wb") -> Iterator[IO]:
             yield out
         os.chmod(tmp, 0o644)  # mkstemp makes 0600; results and checkpoints are shared files, not secrets
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError) and err.filename in (None, tmp):  # name the file the user knows
+            err.filename = str(path)
         raise
 
 

@@ -353,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"rams train: cannot resume: {err}", file=sys.stderr)
             return 2
         except OSError as err:  # e.g. the disk filled up during training
-            print(f"rams train: cannot write {err.filename or ''}: {err.strerror or err}; {saved(run)}\n"
+            print(f"rams train: cannot write {err.filename or 'a file'}: {err.strerror or err}; {saved(run)}\n"
                   f"free some space, then resume with: {resume_command(argv)}", file=sys.stderr)
             return 1
         return stop.exit_code
