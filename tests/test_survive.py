@@ -53,7 +53,7 @@ def test_ctrl_c_saves_last_zip_and_the_resumed_run_equals_an_uninterrupted_one(t
     run, and its final weights and evaluation equal those of the same run never interrupted."""
     from training.train import main
 
-    steps = 2048
+    steps = 1536
     stopped, whole = tmp_path / "stopped", tmp_path / "whole"
     cmd = [sys.executable, "-m", "training.cli", "train", *train_args(stopped, steps)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -287,3 +287,29 @@ def test_a_disk_that_fills_up_during_training_ends_with_one_clear_message(tmpfs,
     assert "cannot write" in err and "No space left on device" in err and "Traceback" not in err, err
     assert f"cannot write {disk / 'run' / 'snapshots' / 'snapshot_000000256.zip'}" in err  # the first large file
     assert not partial_files(disk)
+
+
+def test_a_snapshot_the_pool_forgot_is_read_back_for_a_deal_that_seats_it(tmp_path):
+    """A deal in progress may seat a snapshot dropped from the pool since it began: its file outlives pruning,
+    and after a resume the pool reads it back to replay that deal."""
+    import rams_env
+    from agents.checkpoint_agent import build_policy
+    from training.pool import OpponentPool, snapshot_path
+
+    game = rams_env.make_game("toepen", 4)
+    pool = OpponentPool(game, {"snapshots": 1.0}, game.observation.size, game.actions.size, [8], snapshots_kept=1)
+    live = build_policy(pool.obs_size, pool.n_actions, [8])
+    pool.attach(live)
+    first = pool.add_snapshot(256, live)
+    pool.save_snapshot(tmp_path, first, {})
+    with torch.no_grad():
+        next(live.parameters()).add_(1.0)
+    pool.save_snapshot(tmp_path, pool.add_snapshot(512, live), {})
+    pool.prune(tmp_path, in_play={256})
+    assert snapshot_path(tmp_path, 256).exists()
+    pool.restore(tmp_path, pool.state())  # a resumed run: the pool holds 512 only
+    [agent] = pool.build(["snapshot:256"])
+    restored, saved = agent.policy.state_dict(), first.policy.state_dict()
+    assert agent.name == "snapshot:256" and all(torch.equal(restored[k], saved[k]) for k in saved)
+    pool.prune(tmp_path)
+    assert not snapshot_path(tmp_path, 256).exists()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import gymnasium as gym
@@ -42,7 +42,7 @@ class DealRecord:
 
     seed: int  # the AEC env's reset seed
     seat: int  # the learner's seat
-    agents: list[str]  # the opponent factory's key of each seat's agent (the learner's seat drawn too)
+    agents: list[str] | None  # the factory's key of each seat's agent (learner's seat too); None: not replayable
     agent_seeds: list[int]  # each agent's reset seed
     options: dict | None = None  # the reset options
     moves: list[int] = field(default_factory=list)  # every action applied so far, any seat, in order
@@ -55,8 +55,9 @@ class DealRecord:
         except TypeError as err:
             raise ValueError(f"not a deal record ({err})") from None
         ints = [record.seed, record.seat, *record.agent_seeds, *record.moves]
-        if not all(isinstance(x, int) and not isinstance(x, bool) for x in ints) or not all(
-                isinstance(k, str) for k in record.agents) or len(record.agents) != len(record.agent_seeds):
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in ints) or not isinstance(
+                record.agents, list) or not all(isinstance(k, str) for k in record.agents) or len(
+                record.agents) != len(record.agent_seeds):
             raise ValueError("not a deal record (wrong types)")
         return record
 
@@ -97,8 +98,7 @@ class SingleSeatEnv(gym.Env):
             seat = self.fixed_seat if self.fixed_seat is not None else int(self._rng.integers(n))
             keys, table = self._draw_table()
             seeds = [int(self._rng.integers(2**31)) + i for i in range(len(table))]
-            record = DealRecord(deal_seed, seat, keys, seeds, options) if keys is not None else None
-            if not self._begin(record, table, deal_seed, seat, seeds, options):
+            if not self._begin(DealRecord(deal_seed, seat, keys, seeds, options), table):
                 break  # else the deal ended before the learner had to act: deal again
         return self._observe(), {"seat": seat}
 
@@ -109,14 +109,13 @@ class SingleSeatEnv(gym.Env):
             return keys, self.opponents.build(keys)
         return None, self.opponents(self._rng)
 
-    def _begin(self, record: DealRecord | None, table: list[Agent], deal_seed: int, seat: int,
-               seeds: list[int], options: dict | None) -> bool:
+    def _begin(self, record: DealRecord, table: list[Agent]) -> bool:
         """Deal, seat the agents, play until the learner acts; True if the deal ended before that."""
         self._record = record
-        self.aec.reset(seed=deal_seed, options=options)
-        self.learner = self.aec.possible_agents[seat]
+        self.aec.reset(seed=record.seed, options=record.options)
+        self.learner = self.aec.possible_agents[record.seat]
         self._table = table
-        for agent, agent_seed in zip(table, seeds, strict=True):
+        for agent, agent_seed in zip(table, record.agent_seeds, strict=True):
             agent.reset(agent_seed)
         # rewards that reach the learner before its first decision (an ante) come with its first step
         self._carry, done = self._play_others()
@@ -126,7 +125,8 @@ class SingleSeatEnv(gym.Env):
     # ------------------------------------------------------------------ resuming a deal in progress
     def state(self) -> dict[str, Any]:
         """The generator's state and the record of the deal in progress (JSON-able; see the module docstring)."""
-        return {"rng": self._rng.bit_generator.state, "deal": asdict(self._record) if self._record else None}
+        replayable = self._record is not None and self._record.agents is not None
+        return {"rng": self._rng.bit_generator.state, "deal": asdict(self._record) if replayable else None}
 
     def continue_from(self, state: dict[str, Any]) -> None:
         """Make the next ``reset`` replay ``state``'s deal to where it stood and continue its generator."""
@@ -145,9 +145,7 @@ class SingleSeatEnv(gym.Env):
         if record is None:  # no deal had begun: deal a new one from the continued generator
             return self.reset()
         self._script = deque(record.moves)
-        table = self.opponents.build(record.agents)
-        replayed = DealRecord(record.seed, record.seat, record.agents, record.agent_seeds, record.options)
-        self._begin(replayed, table, record.seed, record.seat, record.agent_seeds, record.options)
+        self._begin(replace(record, moves=[]), self.opponents.build(record.agents))
         while self._script:  # the learner's recorded moves; the others' are taken from the script in between
             self.step(self._script.popleft())
         return self._observe(), {"seat": record.seat}
@@ -193,5 +191,4 @@ class SingleSeatEnv(gym.Env):
     def _apply(self, action: int) -> None:
         """One action of any seat, kept in the deal's record."""
         self.aec.step(int(action))
-        if self._record is not None:
-            self._record.moves.append(int(action))
+        self._record.moves.append(int(action))

@@ -173,8 +173,8 @@ class Run:
         go (unless a deal in progress seats them: a resume replays it)."""
         streams = capture(self.model)
         path = self.save(LAST, streams=streams)
-        self.pool.prune(self.out, snapshots_in_play(streams, SNAPSHOT_PREFIX))
         self.checkpointed = int(self.model.num_timesteps)
+        self.pool.prune(self.out, snapshots_in_play(streams, SNAPSHOT_PREFIX))
         return path
 
     def resume(self) -> None:
