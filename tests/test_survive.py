@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -188,6 +189,17 @@ def test_resume_before_the_first_checkpoint_starts_afresh_with_a_note(tmp_path, 
     assert load_checkpoint(tmp_path / "final.zip")[0]["steps"] == 512
     runs = list((tmp_path / "tb").iterdir())
     assert len(runs) == 1 and not list(runs[0].glob("*.old"))
+    with zipfile.ZipFile(tmp_path / "last.zip") as zf:  # a deal in progress with a move no one may make
+        members = {name: zf.read(name) for name in zf.namelist()}
+    meta = json.loads(members["meta.json"])
+    meta["streams"]["envs"][0]["deal"]["moves"].append(10**6)
+    members["meta.json"] = json.dumps(meta).encode()
+    with zipfile.ZipFile(tmp_path / "last.zip", "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    assert main(train_args(tmp_path, 512, "--resume")) == 2
+    err = capsys.readouterr().err
+    assert "cannot resume" in err and "random streams" in err and "Traceback" not in err
 
 
 def test_resume_and_overwrite_together_are_refused(tmp_path):
