@@ -168,6 +168,9 @@ class OpponentPool:
         if kind == SNAPSHOTS and self.snapshots:
             snap = self.snapshots[int(rng.choice(len(self.snapshots), p=self.snapshot_probabilities()))]
             return snapshot_name(snap.steps)
+        if kind not in (SELF, SNAPSHOTS):
+            rng.integers(2**31)  # the seed scripted agents were built with (the env reseeds them): the stream of
+            # draws stays that of earlier versions, so their runs are reproduced draw for draw
         return SELF if kind == SNAPSHOTS else kind
 
     def draw(self, rng: np.random.Generator) -> list[str]:
