@@ -338,32 +338,34 @@ def main(argv: list[str] | None = None) -> int:
     if note:
         print(f"rams train: {note}")
     torch.set_num_threads(config.torch_threads)
-    run: Run | None = None
+    out, run = Path(config.out_dir), None
     with StopRequest() as stop:
         try:
             run = Run(config, quiet=args.quiet)
-            write_text(run.out / "config.yaml", yaml.safe_dump(as_dict(config), sort_keys=False))
-            return train_and_report(run, args, args.resume and (run.out / LAST).exists(), stop)
+            write_text(out / "config.yaml", yaml.safe_dump(as_dict(config), sort_keys=False))
+            return train_and_report(run, args, args.resume and (out / LAST).exists(), stop)
         except Interrupted as point:
             print(f"rams train: stopped at step {point.steps}; saved {point.path}\n"
                   f"resume with: {resume_command(argv)}", file=sys.stderr)
         except KeyboardInterrupt:
-            print(f"rams train: stopped at once; {saved(run)}\nresume with: {resume_command(argv)}", file=sys.stderr)
+            print(f"rams train: stopped at once; {saved(out, run)}\nresume with: {resume_command(argv)}",
+                  file=sys.stderr)
         except CheckpointError as err:
             print(f"rams train: cannot resume: {err}", file=sys.stderr)
             return 2
         except OSError as err:  # e.g. the disk filled up during training
-            print(f"rams train: cannot write {err.filename or 'a file'}: {err.strerror or err}; {saved(run)}\n"
+            print(f"rams train: cannot write {err.filename or 'a file'}: {err.strerror or err}; {saved(out, run)}\n"
                   f"free some space, then resume with: {resume_command(argv)}", file=sys.stderr)
             return 1
         return stop.exit_code
 
 
-def saved(run: Run | None) -> str:
+def saved(out: Path, run: Run | None) -> str:
     """What ``last.zip`` holds after an abrupt stop (its writes are atomic: the last complete one)."""
-    if run is None or not (run.out / LAST).exists():
+    if not (out / LAST).exists():
         return "no checkpoint was saved yet"
-    return f"{run.out / LAST} holds step {run.checkpointed}"
+    step = f" (step {run.checkpointed})" if run is not None and run.checkpointed else ""
+    return f"{out / LAST} holds the last checkpoint{step}"
 
 
 def train_and_report(run: Run, args: argparse.Namespace, resume: bool, stop: StopRequest) -> int:
