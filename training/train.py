@@ -47,6 +47,7 @@ from training.ratings import Ratings, fit_ratings
 from training.run_plot import LEARNER, plot_history
 from training.single_seat import SingleSeatEnv
 from training.tournament import Plan, Setting, run_tournament
+from training.train_args import build_parser
 
 RATINGS_ANCHOR = "random"
 """Always among the rated agents: the Elo scale's zero (training/ratings.py), comparable across runs."""
@@ -260,16 +261,7 @@ def hparams(cfg: TrainConfig) -> dict[str, Any]:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="rams train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("config", nargs="?", help="YAML config (configs/train/<game>.yaml); defaults if omitted")
-    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a config value, e.g. --set ppo.learning_rate=1e-4 (repeatable)")
-    parser.add_argument("--resume", action="store_true", help="continue from <out_dir>/last.zip")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--export", metavar="PATH.zip",
-                        help="also write the final weights, no optimizer state (agents/pretrained/<game>_4p.zip)")
-    return parser.parse_args(argv)
+    return build_parser(__doc__).parse_args(argv)  # training/train_args.py: the options, without torch
 
 
 def main(argv: list[str] | None = None) -> int:
