@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     results = [play_episode(env, agents, seed=args.seed + d) for d in range(args.deals)]
     elapsed = time.perf_counter() - start
-    print(f"{args.game} ({game.rules.changed() or 'reference rules'}), {n} players, "
+    print(f"{args.game} ({game.rules.describe()}), {n} players, "
           f"{args.deals} deals in {elapsed:.1f} s ({args.deals / elapsed:.0f} deals/s); scores in {game.score_unit}")
     print(f"{'seat':8} {'agent':10} {'mean/deal':>10} {'total':>8}")
     for seat in range(n):
