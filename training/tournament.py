@@ -306,7 +306,7 @@ def chunks(deals: int, workers: int, size: int | None = None, games_per_deal: in
 
 
 def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: int | None = None,
-                   factories: Mapping[str, AgentFactory] | None = None) -> Tournament:
+                   factories: Mapping[str, AgentFactory] | None = None, label: str = "tournament") -> Tournament:
     """Play ``plan`` on ``workers`` processes; raises AgentSpecError / RulesError before any work starts.
 
     ``factories`` maps entrant names of ``plan.agents`` to in-process agent factories (one worker only).
@@ -318,7 +318,7 @@ def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: i
     table = Table(plan, factories)  # validates the game, rules and agent specs in this process
     threads = _one_thread()
     try:
-        blocks, seconds = _play_blocks(plan, table, workers, progress, chunk)
+        blocks, seconds = _play_blocks(plan, table, workers, label if progress else None, chunk)
     finally:
         _restore_threads(threads)
     session = Episode(plan.setting.episode) is Episode.SESSION
@@ -332,17 +332,18 @@ def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: i
         meta={"rules_in_effect": table.game.rules.as_dict(), "unit": table.game.score_unit})
 
 
-def _play_blocks(plan: Plan, table: Table, workers: int, progress: bool,
+def _play_blocks(plan: Plan, table: Table, workers: int, label: str | None,
                  chunk: int | None) -> tuple[list[Block], float]:
     """The plan's deals in chunks, in this process or on ``workers`` spawned ones; (blocks in order, wall time).
 
-    The bar counts games (one seating of one deal seed), the unit of the reported speed."""
+    The bar (``label``; None: no bar) counts games (one seating of one deal seed), the unit of the reported
+    speed."""
     per_deal = len(table.pairs) * len(table.seatings)
     parts = chunks(plan.deals, workers, chunk, per_deal)
     began = time.perf_counter()
     blocks: list[Block] = []
-    with tqdm(total=plan.deals * per_deal, unit="game", desc=f"{plan.setting.game} tournament",
-              disable=not progress, dynamic_ncols=True) as bar:
+    with tqdm(total=plan.deals * per_deal, unit="game", desc=f"{plan.setting.game} {label}",
+              disable=label is None, dynamic_ncols=True) as bar:
         if workers == 1:
             for bounds in parts:
                 blocks.append(table.play(*bounds))
