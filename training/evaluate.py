@@ -101,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     plan = plan_from(args)
     prepare_outputs(args)
+    if not args.quiet:  # a checkpoint agent loads torch first: seconds before the bar can move
+        print(f"rams evaluate: loading {len(plan.agents)} agents, then {plan.deals} deal seeds on {args.workers} "
+              f"worker(s)", file=sys.stderr, flush=True)
     try:
         tournament = run_tournament(plan, workers=args.workers, progress=not args.quiet)
     except ModuleNotFoundError as err:  # e.g. a heuristic player not written yet for this game

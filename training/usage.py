@@ -14,8 +14,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import yaml
-
 
 class UsageError(ValueError):
     """A command line that cannot run: a bad number, a bad key=value, a path that cannot be written."""
@@ -35,12 +33,13 @@ INPUT_ERRORS = frozenset({
 
 def is_input_error(err: BaseException) -> bool:
     """True for the errors of INPUT_ERRORS, malformed YAML and files that cannot be read or written."""
-    if isinstance(err, (yaml.YAMLError, OSError)):
+    yaml = sys.modules.get("yaml")  # only code that read YAML can raise its errors: no import needed for `rams -h`
+    if isinstance(err, OSError) or (yaml is not None and isinstance(err, yaml.YAMLError)):
         return True
     return any(f"{cls.__module__}.{cls.__qualname__}" in INPUT_ERRORS for cls in type(err).__mro__)
 
 
-def yaml_problem(err: yaml.YAMLError) -> str:
+def yaml_problem(err: Exception) -> str:
     """A YAML error on one line: the problem and where (PyYAML's own text spans several lines)."""
     problem = getattr(err, "problem", None)
     mark = getattr(err, "problem_mark", None)
@@ -51,7 +50,8 @@ def yaml_problem(err: yaml.YAMLError) -> str:
 
 def one_line(err: BaseException) -> str:
     """The error's message, folded to one line."""
-    text = yaml_problem(err) if isinstance(err, yaml.YAMLError) else str(err)
+    yaml = sys.modules.get("yaml")
+    text = yaml_problem(err) if yaml is not None and isinstance(err, yaml.YAMLError) else str(err)
     return " ".join(text.split()) or type(err).__name__
 
 
@@ -76,6 +76,8 @@ def command(prog: str) -> Callable[[Callable[..., int | None]], Callable[..., in
 
 def parse_rules(items: list[str], option: str = "--rules") -> dict[str, Any]:
     """``["lives=15", "knock_timing=any_time"]`` -> typed rule options (values read as YAML scalars)."""
+    import yaml
+
     rules = {}
     for item in items:
         key, sep, value = item.partition("=")
