@@ -83,6 +83,10 @@ def one_error_line(capsys, argv: list[str], prog: str) -> str:
     (["baselines", "--out", "/nonexistent/b.md"], "folder /nonexistent does not exist"),
     (["exploit", "random"], "--game is needed"),
     (["train", "--set", "ppo.learnin_rate=1"], "unknown key 'learnin_rate'"),
+    (["demo", "--seed", "-5"], "--seed must be at least 0"),  # numpy's seeding would raise deep inside
+    (["play", "toepen", "--seed", "-1"], "--seed -1"),
+    (["exploit", "random", "--game", "toepen", "--seed", "-1"], "--seed must be at least 0"),
+    (["baselines", "--env-seconds", "0"], "--env-seconds must be above 0"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
     assert words in one_error_line(capsys, argv, f"rams {argv[0]}")

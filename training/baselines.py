@@ -190,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         at_least(getattr(args, name), 2, f"--{name.replace('_', '-')}")
     at_least(args.workers, 1, "--workers")
     at_least(args.seed, 0, "--seed")
+    if not args.env_seconds > 0:
+        raise UsageError(f"--env-seconds must be above 0, got {args.env_seconds}")
     if args.out != "-" and not Path(args.out).resolve().parent.is_dir():  # fail now, not after minutes of play
         raise UsageError(f"cannot write {args.out}: folder {Path(args.out).resolve().parent} does not exist")
     text = document(args, command_line(args))

@@ -28,6 +28,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     at_least(args.deals, 1, "--deals")
     at_least(args.show, 0, "--show")
+    at_least(args.seed, 0, "--seed")
     return args
 
 

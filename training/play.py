@@ -110,6 +110,8 @@ def build_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Tabl
     """The env (one session, rendered from the human's seat) and an agent in every seat."""
     if args.deals is not None and args.deals < 1:
         raise SetupError(f"--deals {args.deals}: give at least 1")
+    if args.seed is not None and args.seed < 0:
+        raise SetupError(f"--seed {args.seed}: give 0 or more")
     env = rams_env.make(args.game, args.players, preset=args.preset, episode="session",
                         render_mode="ansi", render_seat=args.seat, **parse_rules(args.rules))
     game = env.unwrapped.game
