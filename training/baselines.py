@@ -92,7 +92,9 @@ def heuristic_table(games: list[str], deals: int, seed: int, workers: int) -> st
         verdict = "yes" if edge["low"] > 0 else ("**no: worse**" if edge["high"] < 0 else "**no**")
         rows.append([s.game, s.preset, str(r["players"]), f"{edge['mean']:+.3f} ± {edge['ci95']:.3f}",
                      f"{edge['win_share']:.3f}", verdict, f"{r['deals_per_cpu_s']:.0f}"])
-    header = ["game", "preset", "players", "advantage/deal ± 95% CI", "deals won", "beats random", "deals/CPU s"]
+    units = " or ".join(sorted({game_class(game).score_unit for game in games}))
+    header = ["game", "preset", "players", f"advantage/deal ± 95% CI ({units}: the game's unit)", "deals won",
+              "beats random", "deals/CPU s"]
     return _md(header, rows)
 
 

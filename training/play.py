@@ -6,8 +6,9 @@
     rams play fipsen --opponents checkpoint:runs/fipsen/final.zip --deals 3
 
 Each turn shows the table from your seat and your legal choices, numbered; type a label
-(``Ah``, ``knock``, ``pass``; case does not matter) or its number. ``help`` lists the commands,
-``hand`` and ``table`` show them again, ``quit`` (or end of input) stops with the score so far.
+(``Ah``, ``knock``, ``pass``; case does not matter) or its number. The session starts with a primer
+of the game's terms; ``help`` repeats it with the commands, ``hand`` and ``table`` show them again,
+``quit`` (or end of input) stops with the score of the complete deals.
 Every other player's move is printed as it happens; each deal ends with its result and the
 running scores, the session with its winner. Opponents: one spec for all of them or one per
 seat (random, heuristic, heuristic:<style>, checkpoint:<path.zip>, pretrained; default: the
