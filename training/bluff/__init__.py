@@ -18,6 +18,7 @@ examples:
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from training.bluff.metrics import Thresholds, agent_metrics
@@ -73,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         thresholds = Thresholds(args.bluff_below, args.value_from, args.weak_below, args.bins)
         study = Study(tuple(expand_specs(args.agents)), args.opponents, args.players, args.preset, args.deals,
                       args.seed, args.samples, args.exact_limit, args.policy, args.random_carry)
+        if not args.quiet:  # a checkpoint agent imports torch: seconds before the bar appears
+            print(f"rams bluff: loading {len(study.agents)} agent(s) and the opponents", file=sys.stderr, flush=True)
         validate(study)  # builds the game, the estimator and every agent once
     except ValueError as err:  # a bad number or spec: the study's own checks name it
         raise UsageError(str(err)) from None
