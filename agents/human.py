@@ -11,10 +11,13 @@ which is how the tests play whole sessions with scripted input.
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 import numpy as np
+
+from rams_env.cards import SUIT_NAMES
 
 HELP = """Commands:
   <label>   play that choice, e.g. Ah, 10c, knock, pass, bid 2 good (case does not matter)
@@ -25,6 +28,48 @@ HELP = """Commands:
   quit      end the session now (the score so far is printed)"""
 
 QUIT_WORDS = ("quit", "exit")
+
+
+def primer(game) -> str:
+    """What the table's words mean, from the game's own declarations: card codes, the score's unit and every
+    kind of choice with the meaning its action segment documents."""
+    lines = textwrap.wrap(f"How to read it: a card is its rank and suit, e.g. Ah = ace of hearts, 10c = ten of "
+                          f"clubs (suits: {', '.join(f'{s} {name}' for s, name in SUIT_NAMES.items())}); scores "
+                          f"count {game.score_unit}. Your choices mean:", 100)
+    for segment in game.actions.segments:
+        shown = segment.labels()
+        example = shown[0] if len(shown) == 1 else ("a card code" if segment.bare else f"{shown[0]}, ...")
+        lines.append(f"  {example:14} {segment.doc}")
+    lines.append("Type 'help' for this and the commands, 'quit' to stop.")
+    return "\n".join(lines)
+
+
+def refusal(typed: str, legal: Sequence[str], view: dict[str, Any]) -> str | None:
+    """Why a card of the hand may not be played now, read off the engine's legal choices and the trick on the
+    table (what the rules demand shows in what they leave); None if ``typed`` is no card of the hand."""
+    hand = {card.lower(): card for card in view.get("hand", ())}
+    card = hand.get(typed.lower())
+    if card is None:
+        return None
+    allowed = [label for label in legal if label in hand.values()]
+    if not allowed:
+        return f"{card} cannot be played now: this is not a moment to play a card (you may: {', '.join(legal)})."
+    suits = {c[-1] for c in allowed}
+    trick = view.get("trick") or []
+    led = trick[0][1] if trick else None
+    only = f"you may play {', '.join(allowed)}"
+    if len(suits) == 1 and led is not None:
+        suit = SUIT_NAMES.get(next(iter(suits)), "")
+        if led[-1] in suits and card[-1] not in suits:
+            return f"{card} is not allowed: {led} was led and you must follow suit with your {suit} ({only})."
+        if led[-1] in suits:
+            return f"{card} is not allowed: of your {suit} only some may be played on this trick ({only})."
+        if view.get("trump") and SUIT_NAMES.get(card[-1]) != suit:
+            trumps = " (trumps)" if SUIT_NAMES.get(str(view["trump"])) == suit else ""
+            return f"{card} is not allowed: you cannot follow {led}, so you must play {suit}{trumps} ({only})."
+    if led is None:
+        return f"{card} is not allowed as the lead of this trick ({only})."
+    return f"{card} is not allowed on this trick ({only})."
 
 
 class QuitSession(Exception):
@@ -123,7 +168,7 @@ class HumanAgent:
                 return legal[parse_choice(text, labels, self.game.actions.labels)]
             except InvalidChoice as err:
                 if not self._command(text.strip().lower(), view, labels):
-                    self._say(str(err))
+                    self._say(refusal(" ".join(text.split()), labels, view) or str(err))
 
     # ------------------------------------------------------------------ helpers
     def _command(self, word: str, view: dict[str, Any], labels: list[str]) -> bool:
@@ -131,7 +176,7 @@ class HumanAgent:
         if word in QUIT_WORDS:
             raise QuitSession("quit")
         if word in ("help", "?"):
-            self._say(HELP)
+            self._say(HELP + "\n\n" + primer(self.game))
         elif word == "hand":
             self._say(format_hand(view))
         elif word == "table":

@@ -96,6 +96,8 @@ class Game(ABC):
     name: ClassVar[str]
     rules_type: ClassVar[type[Rules]]
     default_players: ClassVar[int] = 4
+    score_unit: ClassVar[str] = "chips"
+    """What a score counts, for tables printed to people (Toepen: lives; a loss of 2 lives scores -2)."""
     carry_options: ClassVar[tuple[str, ...]] = ()
     """Reset options that set state carried across deals (lives, pot, bankrolls)."""
     preset_aliases: ClassVar[tuple[str, ...]] = ()

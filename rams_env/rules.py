@@ -89,6 +89,11 @@ class Rules:
     def as_dict(self) -> dict[str, Any]:
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
+    def describe(self) -> str:
+        """The options that differ from the reference rules as ``key=value`` text, for people to read."""
+        changed = self.changed()
+        return ", ".join(f"{key}={value}" for key, value in changed.items()) if changed else "reference rules"
+
 
 def _plain(value: Any) -> Any:
     if isinstance(value, Enum):

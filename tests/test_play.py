@@ -106,7 +106,7 @@ def test_winner_is_the_highest_score():
     best = max(totals.values())
     winners = [name for name, v in totals.items() if v == best]
     verdict = f"Winner: {winners[0]}" if len(winners) == 1 else "Tied for first: " + ", ".join(winners)
-    assert code == 0 and f"{verdict} ({best:+d})" in text
+    assert code == 0 and f"{verdict} ({best:+d} chips)" in text
 
 
 def test_numbers_play_a_session_and_the_same_seed_replays_it():

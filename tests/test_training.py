@@ -370,7 +370,7 @@ def test_evaluation_deals_follow_eval_random_carry(monkeypatch, tmp_path, carry)
 
     seen = []
 
-    def spy(game, players, env_kwargs, candidate, baseline, deals, seed=10_000):
+    def spy(game, players, env_kwargs, candidate, baseline, deals, seed=10_000, progress=None):
         seen.append(env_kwargs)
         return train.MatchResult(baseline, 0.0, 0.0, deals, 0.0, 0.0)
 

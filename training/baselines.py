@@ -30,6 +30,7 @@ from training.outputs import OutputError, check_outputs
 from training.report import SCHEME, agent_rows, matrix_rows, summarize
 from training.throughput import random_play
 from training.tournament import Plan, Setting, Table, run_tournament
+from training.usage import Parser, UsageError, at_least, command
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "baselines.md"
 PERSONALITIES = ("heuristic", "heuristic:cautious", "heuristic:honest", "heuristic:bluffer", "heuristic:caller",
@@ -92,7 +93,9 @@ def heuristic_table(games: list[str], deals: int, seed: int, workers: int) -> st
         verdict = "yes" if edge["low"] > 0 else ("**no: worse**" if edge["high"] < 0 else "**no**")
         rows.append([s.game, s.preset, str(r["players"]), f"{edge['mean']:+.3f} ± {edge['ci95']:.3f}",
                      f"{edge['win_share']:.3f}", verdict, f"{r['deals_per_cpu_s']:.0f}"])
-    header = ["game", "preset", "players", "advantage/deal ± 95% CI", "deals won", "beats random", "deals/CPU s"]
+    units = " or ".join(sorted({game_class(game).score_unit for game in games}))
+    header = ["game", "preset", "players", f"advantage/deal ± 95% CI ({units}: the game's unit)", "deals won",
+              "beats random", "deals/CPU s"]
     return _md(header, rows)
 
 
@@ -119,6 +122,8 @@ def env_deals_per_s(game: str, players: int, seconds: float, seed: int = 0) -> f
 
 def throughput_table(deals: int, seed: int, workers: int, env_seconds: float = 3.0) -> str:
     """Table 3: evaluation speed on Toepen 4p beside the raw environment, measured in one process."""
+    print(f"throughput: {env_seconds:g} s of random play, then {deals} deal seeds of evaluation twice per row "
+          f"(1 and {workers} workers)", file=sys.stderr, flush=True)
     raw = env_deals_per_s("toepen", 4, seconds=env_seconds, seed=seed)
     rows = [["raw environment, random play (AEC loop)", f"{raw:.0f}", "1.00", "—"]]
     for agents in (("random", "random"), ("heuristic", "random")):
@@ -163,8 +168,7 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rams baselines", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser("rams baselines", __doc__)
     parser.add_argument("--deals", type=int, default=300, help="deal seeds per game and preset (default 300)")
     parser.add_argument("--rating-deals", type=int, default=200, help="deal seeds of the Toepen personality "
                                                                       "tournament (default 200)")
@@ -181,21 +185,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@command("rams baselines")
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser().parse_args(argv)
     for name in ("deals", "rating_deals", "throughput_deals"):
-        if getattr(args, name) < 2:
-            print(f"rams baselines: error: --{name.replace('_', '-')} must be at least 2", file=sys.stderr)
-            return 2
-    if args.workers < 1 or args.seed < 0:
-        print("rams baselines: error: --workers must be >= 1 and --seed >= 0", file=sys.stderr)
-        return 2
-    try:
+        at_least(getattr(args, name), 2, f"--{name.replace('_', '-')}")
+    at_least(args.workers, 1, "--workers")
+    at_least(args.seed, 0, "--seed")
+    if not args.env_seconds > 0:
+        raise UsageError(f"--env-seconds must be above 0, got {args.env_seconds}")
+    try:  # fail now, not after minutes of play
         check_outputs(files=[None if args.out == "-" else args.out])
     except OutputError as err:
-        print(f"rams baselines: error: {err}", file=sys.stderr)
-        return 2
+        raise UsageError(str(err)) from None
     text = document(args, command_line(args))
     if args.out == "-":
         print(text)

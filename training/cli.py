@@ -8,7 +8,10 @@
     rams exploit   train a best response against a frozen agent: its exploitability (training/exploit.py)
     rams bluff     measure knocking, folding and dirty-hand bluffs in Toepen (training/bluff/)
 
-Each subcommand has its own ``--help``.
+Each subcommand has its own ``--help``. Nothing here imports torch: a subcommand imports it only
+when it builds a network, so ``--help`` and bad input answer at once (torch, Stable-Baselines3 and
+matplotlib take seconds to import). Bad input ends with one line on stderr and exit code 2
+(training/usage.py).
 """
 
 from __future__ import annotations
@@ -16,22 +19,49 @@ from __future__ import annotations
 import importlib
 import sys
 
-COMMANDS = {
-    "train": ("training.train", "train a self-play agent from a YAML config and evaluate it"),
-    "demo": ("training.demo", "play a batch of deals among random agents and print the result"),
-    "evaluate": ("training.evaluate", "duplicate-deal tournament among agents, with ratings and plots"),
-    "baselines": ("training.baselines", "regenerate the baseline tables of docs/baselines.md"),
-    "play": ("training.play", "play a session in the terminal against scripted or trained agents"),
-    "exploit": ("training.exploit", "train a best response against a frozen agent and report its gain"),
-    "bluff": ("training.bluff", "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
+from training.usage import command
+
+COMMANDS = {  # name: (module with main(argv), module that checks argv cheaply first or None, one-line help)
+    "train": ("training.train", "training.train_args", "train a self-play agent from a YAML config and evaluate it"),
+    "demo": ("training.demo", None, "play a batch of deals among random agents and print the result"),
+    "evaluate": ("training.evaluate", None, "duplicate-deal tournament among agents, with ratings and plots"),
+    "baselines": ("training.baselines", None, "regenerate the baseline tables of docs/baselines.md"),
+    "play": ("training.play", None, "play a session in the terminal against scripted or trained agents"),
+    "exploit": ("training.exploit", None, "train a best response against a frozen agent and report its gain"),
+    "bluff": ("training.bluff", None, "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
 }
 
 
+def version() -> str:
+    """The installed distribution's version (pyproject.toml is its one source)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("rams")
+    except PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
+
+
 def usage() -> str:
-    lines = ["usage: rams <command> [options]", "", "commands:"]
-    lines += [f"  {name:10} {doc}" for name, (_, doc) in COMMANDS.items()]
+    lines = ["usage: rams <command> [options]", "       rams --version", "", "commands:"]
+    lines += [f"  {name:10} {doc}" for name, (_, _, doc) in COMMANDS.items()]
     lines += ["", "rams <command> --help shows the options of a command."]
     return "\n".join(lines)
+
+
+def run(name: str, argv: list[str]) -> int:
+    """Check ``argv`` cheaply (if the command has a checker), then import the command and run it."""
+    module_name, checker, _ = COMMANDS[name]
+    if checker is not None:
+        importlib.import_module(checker).check(argv)  # --help, argument and config errors: before torch
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        print(f"rams {name}: error: not available ({err}); install the extras: pip install -e '.[train]'",
+              file=sys.stderr)
+        return 2
+    return int(module.main(argv) or 0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,17 +69,17 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(usage())
         return 0
+    if argv[0] in ("-V", "--version"):
+        print(f"rams {version()}")
+        return 0
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:
-        print(f"rams: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        print(f"rams: error: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
     try:
-        module = importlib.import_module(COMMANDS[name][0])
-    except ModuleNotFoundError as err:
-        print(f"rams {name}: not available ({err}); install the extras: pip install -e '.[train]'",
-              file=sys.stderr)
-        return 2
-    return int(module.main(rest) or 0)
+        return command(f"rams {name}")(run)(name, rest)
+    except SystemExit as exit_:  # argparse: --help printed (0) or a usage error printed (2)
+        return 0 if exit_.code is None else exit_.code if isinstance(exit_.code, int) else 2
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ The same seed and agents give the same numbers, whatever the number of workers.
     rams evaluate --game toepen --agents heuristic random heuristic:cautious --deals 500
     rams evaluate --game tippen --preset loup --players 5 --agents heuristic random
     rams evaluate --game toepen --rules lives=15 --episode session --agents heuristic random --deals 100
-    rams evaluate --agents checkpoint:runs/toepen/final.zip heuristic random --json out.json --plot plots/
+    rams evaluate --agents checkpoint:runs/toepen/final.zip heuristic random --json out.json --plots plots/
 
 Agents (agents/registry.py): random, heuristic, heuristic:<style>[,key=value...], checkpoint:<path.zip>,
 pretrained; or py:<module>:<function> for your own (function(game) returns a factory seed -> agent).
@@ -25,35 +25,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 import rams_env
-from agents.registry import AgentSpecError
-from rams_env.game import OptionError
-from rams_env.rules import RulesError
 from training.outputs import OutputError, check_outputs
 from training.report import console, markdown, plot, summarize
 from training.tournament import Plan, Setting, run_tournament
-
-
-class UsageError(ValueError):
-    """Bad command-line input (exit code 2)."""
-
-
-def parse_rules(items: list[str]) -> dict[str, Any]:
-    """``["lives=15", "knock_timing=any_time"]`` -> typed rule options (YAML scalars)."""
-    rules = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--rules {item!r} is not key=value")
-        rules[key.strip()] = yaml.safe_load(value)
-    return rules
+from training.usage import Parser, UsageError, at_least, command, hidden_alias, parse_rules
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rams evaluate", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser("rams evaluate", __doc__)
     parser.add_argument("--game", default="toepen", choices=sorted(rams_env.GAMES), help="game (default toepen)")
     parser.add_argument("--agents", nargs="+", default=["heuristic", "random"], metavar="SPEC",
                         help="two or more agent specs (default: heuristic random)")
@@ -73,18 +53,17 @@ def build_parser() -> argparse.ArgumentParser:
                                                                    "(default 200)")
     parser.add_argument("--json", metavar="PATH", help="write the full summary as JSON")
     parser.add_argument("--markdown", metavar="PATH", help="write the tables as markdown")
-    parser.add_argument("--plot", metavar="DIR", help="write matrix.png and ratings.png into DIR")
+    parser.add_argument("--plots", metavar="DIR", help="write matrix.png and ratings.png into DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    hidden_alias(parser, "--plot", "plots", metavar="DIR")  # the spelling before --plots
     return parser
 
 
 def plan_from(args: argparse.Namespace) -> Plan:
     """The tournament plan of the parsed arguments (raises UsageError on bad numbers)."""
-    for name in ("deals", "workers"):
-        if getattr(args, name) < 1:
-            raise UsageError(f"--{name} must be at least 1, got {getattr(args, name)}")
-    if args.bootstrap < 0:
-        raise UsageError(f"--bootstrap must be >= 0, got {args.bootstrap}")
+    at_least(args.deals, 1, "--deals")
+    at_least(args.workers, 1, "--workers")
+    at_least(args.bootstrap, 0, "--bootstrap")
     setting = Setting(args.game, args.players, args.preset, tuple(parse_rules(args.rules).items()), args.episode,
                       args.random_carry)
     try:
@@ -109,35 +88,23 @@ def write_outputs(summary: dict[str, Any], args: argparse.Namespace) -> list[Pat
     if args.markdown:
         Path(args.markdown).write_text(markdown(summary))
         written.append(Path(args.markdown))
-    if args.plot:
-        written += plot(summary, args.plot)
+    if args.plots:
+        written += plot(summary, args.plots)
     return written
 
 
-def input_errors() -> tuple[type[Exception], ...]:
-    """Errors that mean bad input, not a bug: a clear message and exit code 2.
-
-    CheckpointError is looked up only if a checkpoint was loaded (its module imports torch).
-    """
-    checkpoint = sys.modules.get("training.checkpoint")
-    extra = (checkpoint.CheckpointError,) if checkpoint is not None else ()
-    return (UsageError, AgentSpecError, RulesError, OptionError, *extra)
-
-
+@command("rams evaluate")
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    plan = plan_from(args)
+    prepare_outputs(args)
+    if not args.quiet:  # a checkpoint agent loads torch first: seconds before the bar can move
+        print(f"rams evaluate: loading {len(plan.agents)} agents, then {plan.deals} deal seeds on {args.workers} "
+              f"worker(s)", file=sys.stderr, flush=True)
     try:
-        plan = plan_from(args)
-        prepare_outputs(args)
         tournament = run_tournament(plan, workers=args.workers, progress=not args.quiet)
     except ModuleNotFoundError as err:  # e.g. a heuristic player not written yet for this game
-        print(f"rams evaluate: error: an agent is not available: {err}", file=sys.stderr)
-        return 2
-    except Exception as err:
-        if not isinstance(err, input_errors()):
-            raise
-        print(f"rams evaluate: error: {err}", file=sys.stderr)
-        return 2
+        raise UsageError(f"an agent is not available: {err}") from None
     summary = summarize(tournament, bootstrap=args.bootstrap)
     print(console(summary))
     for path in write_outputs(summary, args):

@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tqdm import trange
+
 import rams_env
 from agents.base import Agent, play_episode
 from agents.random_agent import RandomAgent
@@ -113,13 +115,15 @@ def baseline_factory(baseline: str, game) -> Callable[[int], Agent]:
 
 
 def duplicate_match(game: str, num_players: int | None, env_kwargs: dict[str, Any], candidate: Agent,
-                    baseline: str, deals: int, seed: int = 10_000) -> MatchResult:
-    """Advantage per deal of ``candidate`` over ``baseline``, seated against the baseline everywhere else."""
+                    baseline: str, deals: int, seed: int = 10_000, progress: str | None = None) -> MatchResult:
+    """Advantage per deal of ``candidate`` over ``baseline``, seated against the baseline everywhere else.
+
+    ``progress``: the label of a progress bar over the deals (None: no bar)."""
     env = rams_env.make(game, num_players, **env_kwargs)
     n = env.unwrapped.game.num_players
     make_baseline = baseline_factory(baseline, env.unwrapped.game)
     samples, payoffs, references = [], [], []
-    for d in range(deals):
+    for d in trange(deals, desc=progress, unit="deal", disable=progress is None, dynamic_ncols=True, leave=False):
         reference = play_episode(env, [make_baseline(seed + 7919 * d + i) for i in range(n)], seed=seed + d)
         for seat in range(n):
             table = [make_baseline(seed + 7919 * d + i) for i in range(n)]

@@ -6,8 +6,9 @@
     rams play fipsen --opponents checkpoint:runs/fipsen/final.zip --deals 3
 
 Each turn shows the table from your seat and your legal choices, numbered; type a label
-(``Ah``, ``knock``, ``pass``; case does not matter) or its number. ``help`` lists the commands,
-``hand`` and ``table`` show them again, ``quit`` (or end of input) stops with the score so far.
+(``Ah``, ``knock``, ``pass``; case does not matter) or its number. The session starts with a primer
+of the game's terms; ``help`` repeats it with the commands, ``hand`` and ``table`` show them again,
+``quit`` (or end of input) stops with the score of the complete deals.
 Every other player's move is printed as it happens; each deal ends with its result and the
 running scores, the session with its winner. Opponents: one spec for all of them or one per
 seat (random, heuristic, heuristic:<style>, checkpoint:<path.zip>, pretrained; default: the
@@ -26,15 +27,17 @@ import numpy as np
 
 import rams_env
 from agents.base import Agent
-from agents.human import HumanAgent, QuitSession
+from agents.human import HumanAgent, QuitSession, primer
 from agents.registry import AgentFactory, AgentSpecError, agent_factory, heuristic_class
+from rams_env.cards import code
+from training.usage import Parser, UsageError, command, parse_rules
 
 SEAT_KEYS = frozenset({"winner", "declarer", "sneaker", "lifter", "claimant", "challenger", "privileged",
                        "race_winner", "player", "last_knocker", "three_unters"})
 """Breakdown keys whose integer value is a seat (printed as ``player_k``)."""
 
 
-class SetupError(ValueError):
+class SetupError(UsageError):
     """A command line that cannot set up a table (bad rules, seat, opponent spec)."""
 
 
@@ -56,8 +59,7 @@ class Table:
 
 # ---------------------------------------------------------------------------- set-up
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="rams play", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser("rams play", __doc__)
     parser.add_argument("game", choices=sorted(rams_env.GAMES), help="the game to play")
     parser.add_argument("--preset", default=None, help="named rule set of the game (see docs/rules/<game>.md)")
     parser.add_argument("--players", type=int, default=None, help="table size (default: the game's usual)")
@@ -69,19 +71,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=None, help="seed of the deals and agents (default: fresh)")
     parser.add_argument("--deals", type=int, default=None, help="stop after this many deals")
     return parser.parse_args(argv)
-
-
-def parse_rules(items: list[str]) -> dict[str, Any]:
-    """``["lives=5", "play_on=true"]`` -> typed values (YAML scalars, as in configs)."""
-    import yaml
-
-    rules = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise SetupError(f"--rules {item!r} is not key=value")
-        rules[key.strip()] = yaml.safe_load(value)
-    return rules
 
 
 def default_opponent(game: str) -> str:
@@ -106,6 +95,7 @@ def opponent_specs(args: argparse.Namespace, n: int) -> list[str]:
 def build_factories(specs: list[str], game) -> dict[str, AgentFactory]:
     """One factory per distinct spec (a checkpoint is loaded once, however many seats play it)."""
     if any(spec.startswith(("checkpoint:", "pretrained")) or spec.endswith(".zip") for spec in specs):
+        print("loading the trained agents (torch takes a few seconds to import)...", file=sys.stderr, flush=True)
         import torch
 
         torch.set_num_threads(1)
@@ -122,6 +112,8 @@ def build_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Tabl
     """The env (one session, rendered from the human's seat) and an agent in every seat."""
     if args.deals is not None and args.deals < 1:
         raise SetupError(f"--deals {args.deals}: give at least 1")
+    if args.seed is not None and args.seed < 0:
+        raise SetupError(f"--seed {args.seed}: give 0 or more")
     env = rams_env.make(args.game, args.players, preset=args.preset, episode="session",
                         render_mode="ansi", render_seat=args.seat, **parse_rules(args.rules))
     game = env.unwrapped.game
@@ -165,9 +157,9 @@ def format_breakdown(breakdown: dict[str, Any], n: int) -> str:
     return "\n".join(f"  {key.replace('_', ' ')}: {format_value(key, value, n)}" for key, value in breakdown.items())
 
 
-def format_scores(table: Table, deal: list[int] | None) -> str:
-    """One line per seat: this deal's result (if any) and the running score."""
-    scores = table.env.unwrapped.state.scores
+def format_scores(table: Table, deal: list[int] | None, scores: list[int] | None = None) -> str:
+    """One line per seat: this deal's result (if any) and the running score (``scores``, default the state's)."""
+    scores = scores if scores is not None else table.env.unwrapped.state.scores
     width = max(len(name) for name in table.names)
     lines = []
     for s, name in enumerate(table.names):
@@ -181,11 +173,18 @@ def leaders(scores: list[int]) -> list[int]:
     return [s for s, x in enumerate(scores) if x == best]
 
 
-def report_deal(table: Table, final) -> None:
-    """The deal's last table (from the human's seat), its settlement and the running scores."""
+def format_trick(table: Table, trick: list[tuple[int, str]]) -> str:
+    """``player_0 Ah, player_1 Kh (you), ...``: a trick's cards in play order (played face up: public)."""
+    return ", ".join(f"{table.names[s].split(' ')[0]} {card}" for s, card in trick)
+
+
+def report_deal(table: Table, final, last_trick: str | None) -> None:
+    """The deal's last table (from the human's seat), its last trick, its settlement and the running scores."""
     raw = table.env.unwrapped
     table.say(f"\n--- Deal {raw.state.deals_played} over ---")
     table.say(raw.game.render(final, table.seat))
+    if last_trick:
+        table.say(f"Last trick: {last_trick}")
     table.say("Result:")
     table.say(format_breakdown(final.breakdown, raw.game.num_players))
     table.say("Scores:")
@@ -193,9 +192,11 @@ def report_deal(table: Table, final) -> None:
 
 
 def report_end(table: Table, reason: str) -> None:
-    """The session's end: who won (or who leads, when it was cut short)."""
+    """The session's end: who won (or who leads, when it was cut short: over the complete deals only)."""
     state = table.env.unwrapped.state
-    top = leaders(state.scores)
+    cut = reason in ("quit", "eof") and state.deal_start_scores  # the unfinished deal does not count
+    scores = list(state.deal_start_scores) if cut else state.scores
+    top = leaders(scores)
     who = ", ".join(table.names[s] for s in top)
     if reason == "over":
         table.say(f"\n=== Session over after {state.deals_played} deal(s) ===")
@@ -203,10 +204,11 @@ def report_end(table: Table, reason: str) -> None:
     else:
         why = {"quit": "You quit", "eof": "Input ended",
                "limit": "Stopped at the --deals limit"}[reason]
-        table.say(f"\n=== {why} after {state.deals_played} complete deal(s) ===")
+        table.say(f"\n=== {why} after {state.deals_played} complete deal(s) ===" +
+                  ("  (totals of the complete deals)" if cut else ""))
         verdict = f"Leading: {who}"
-    table.say(format_scores(table, None))
-    table.say(f"{verdict} ({state.scores[top[0]]:+d})")
+    table.say(format_scores(table, None, scores))
+    table.say(f"{verdict} ({scores[top[0]]:+d} {table.env.unwrapped.game.score_unit})")
 
 
 # ---------------------------------------------------------------------------- the session
@@ -237,6 +239,7 @@ def play_session(table: Table) -> str:
     env, raw = table.env, table.env.unwrapped
     env.reset(seed=table.seed)
     start_deal(table, 1)
+    last_trick: str | None = None  # the deal's last complete trick, shown with its result
     for name in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
@@ -247,14 +250,17 @@ def play_session(table: Table) -> str:
         except QuitSession as stop:
             return stop.reason
         tricks = list(getattr(raw.state, "tricks_won", ()))
+        trick = [(s, code(c)) for s, c in getattr(raw.state, "trick", ())] + [(seat, raw.action_label(action))]
         final = settled(raw, action)
         table.say(f"  {table.names[seat]}: {raw.action_label(action)}")
         for s, (before, after) in enumerate(zip(tricks, getattr(final, "tricks_won", ()), strict=False)):
             if after > before:  # who took the trick is public: say it before the cards leave the table
+                last_trick = f"{format_trick(table, trick)} -> {table.names[s]}"
                 table.say(f"  -> trick to {table.names[s]}")
         env.step(action)
         if final.deal_over:
-            report_deal(table, final)
+            report_deal(table, final, last_trick)
+            last_trick = None
             if raw.state.terminal:
                 return "over"
             if table.max_deals is not None and raw.state.deals_played >= table.max_deals:
@@ -263,6 +269,7 @@ def play_session(table: Table) -> str:
     return "over"
 
 
+@command("rams play")
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
@@ -270,14 +277,11 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
         args = parse_args(argv)
     except SystemExit as exit_:  # argparse has printed the error (or --help)
         return int(exit_.code or 0)
-    try:
-        table = build_table(args, stdin, stdout)
-    except (ValueError, OSError) as err:  # SetupError, RulesError, OptionError, AgentSpecError, CheckpointError
-        print(f"rams play: {err}", file=sys.stderr)
-        return 2
-    raw = table.env.unwrapped
-    changed = raw.game.rules.changed()
-    table.say(f"{args.game} ({changed or 'reference rules'}), {raw.game.num_players} players, seed {table.seed}")
-    table.say("At the table: " + ", ".join(table.names) + ".  Type 'help' for the commands.")
+    table = build_table(args, stdin, stdout)
+    game = table.env.unwrapped.game
+    preset = f"preset {args.preset}: " if args.preset else ""
+    table.say(f"{args.game} ({preset}{game.rules.describe()}), {game.num_players} players, seed {table.seed}")
+    table.say("At the table: " + ", ".join(table.names) + ".")
+    table.say(primer(game))
     report_end(table, play_session(table))
     return 0

@@ -55,7 +55,8 @@ def summarize(t: Tournament, bootstrap: int = 200) -> dict[str, Any]:
                 matrix[i][j] = cell
     ratings = fit_ratings(t.names, t.advantage, t.pairs, t.plan.seed, bootstrap)
     return {
-        "game": s.game, "players": t.num_players, "preset": s.preset, "rules": dict(s.rules),
+        "game": s.game, "unit": t.meta.get("unit", "points"), "players": t.num_players, "preset": s.preset,
+        "rules": dict(s.rules),
         "rules_in_effect": t.meta.get("rules_in_effect"),
         "episode": s.episode, "random_carry": s.random_carry, "seed": t.plan.seed, "deals": t.plan.deals,
         "agents": t.names, "specs": list(t.plan.agents), "scheme": SCHEME, "legend": LEGEND,
@@ -81,13 +82,15 @@ def headline(summary: dict[str, Any]) -> str:
     return (f"{s['game']}, {s['players']} players, preset {s['preset'] or 'default'}"
             f"{', ' + rules if rules else ''}, episode={s['episode']}{', random carry' if s['random_carry'] else ''}: "
             f"{s['deals']} deal seeds x {s['seatings_per_pair']} seatings per pair = {s['games']} games, "
-            f"seed {s['seed']}; {s['deals_per_s']:.0f} {s['episode']}s/s on {s['workers']} worker(s) "
-            f"({s['deals_per_s_per_worker']:.0f} per worker)")
+            f"seed {s['seed']}; {s['deals_per_s']:.1f} games/s on {s['workers']} worker(s), wall clock with start-up "
+            f"({s['deals_per_s_per_worker']:.1f} games/s per worker while playing); scores in {s['unit']}")
 
 
 def agent_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the agent table (payoff, advantage over the field, rating, session wins)."""
-    header = ["agent", f"payoff/{summary['episode']} ± 95% CI", "vs field ± 95% CI", "rating", "rating 95% interval"]
+    unit = summary.get("unit", "points")  # summaries saved before units were recorded have none
+    header = ["agent", f"payoff/{summary['episode']} ({unit}) ± 95% CI", "vs field ± 95% CI", "rating",
+              "rating 95% interval"]
     wins = summary["session_win_rate"]
     if wins:
         header.append("session wins ± 95% CI")
@@ -134,7 +137,8 @@ def console(summary: dict[str, Any]) -> str:
     parts = [headline(summary), "", _text_table(*agent_rows(summary)),
              f"(ratings: Bradley-Terry on duplicate-deal wins, Elo scale, {anchor} = 0; "
              f"{summary['ratings']['bootstrap']} bootstrap resamples of the deal seeds)", "",
-             f"pairwise: row agent's advantage per {summary['episode']} over the column agent",
+             f"pairwise: row agent's advantage per {summary['episode']} over the column agent, in "
+             f"{summary.get('unit', 'points')}",
              _text_table(*matrix_rows(summary))]
     return "\n".join(parts)
 

@@ -294,14 +294,19 @@ def display_names(specs: tuple[str, ...]) -> list[str]:
     return out
 
 
-def chunks(deals: int, workers: int, size: int | None = None) -> list[tuple[int, int]]:
-    """Consecutive deal ranges (the size changes only how work is shared, never a result)."""
-    size = size or max(1, min(64, math.ceil(deals / (8 * workers))))
+GAMES_PER_CHUNK = 128
+"""About how many games a chunk holds by default: a few seconds even with checkpoint agents, so the bar moves."""
+
+
+def chunks(deals: int, workers: int, size: int | None = None, games_per_deal: int = 1) -> list[tuple[int, int]]:
+    """Consecutive deal ranges (the size changes only how work is shared and how often the bar moves, never a
+    result)."""
+    size = size or max(1, min(64, math.ceil(deals / (8 * workers)), math.ceil(GAMES_PER_CHUNK / games_per_deal)))
     return [(a, min(a + size, deals)) for a in range(0, deals, size)]
 
 
 def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: int | None = None,
-                   factories: Mapping[str, AgentFactory] | None = None) -> Tournament:
+                   factories: Mapping[str, AgentFactory] | None = None, label: str = "tournament") -> Tournament:
     """Play ``plan`` on ``workers`` processes; raises AgentSpecError / RulesError before any work starts.
 
     ``factories`` maps entrant names of ``plan.agents`` to in-process agent factories (one worker only).
@@ -313,7 +318,7 @@ def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: i
     table = Table(plan, factories)  # validates the game, rules and agent specs in this process
     threads = _one_thread()
     try:
-        blocks, seconds = _play_blocks(plan, table, workers, progress, chunk)
+        blocks, seconds = _play_blocks(plan, table, workers, label if progress else None, chunk)
     finally:
         _restore_threads(threads)
     session = Episode(plan.setting.episode) is Episode.SESSION
@@ -324,27 +329,34 @@ def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: i
         wins=np.concatenate([b.wins for b in blocks]) if session else None,
         games=sum(b.games for b in blocks), decisions=sum(b.decisions for b in blocks), seconds=seconds,
         play_seconds=sum(b.seconds for b in blocks), cpu_seconds=sum(b.cpu_seconds for b in blocks), workers=workers,
-        meta={"rules_in_effect": table.game.rules.as_dict()})
+        meta={"rules_in_effect": table.game.rules.as_dict(), "unit": table.game.score_unit})
 
 
-def _play_blocks(plan: Plan, table: Table, workers: int, progress: bool,
+def _play_blocks(plan: Plan, table: Table, workers: int, label: str | None,
                  chunk: int | None) -> tuple[list[Block], float]:
-    """The plan's deals in chunks, in this process or on ``workers`` spawned ones; (blocks in order, wall time)."""
-    parts = chunks(plan.deals, workers, chunk)
+    """The plan's deals in chunks, in this process or on ``workers`` spawned ones; (blocks in order, wall time).
+
+    The bar (``label``; None: no bar) counts games (one seating of one deal seed), the unit of the reported
+    speed."""
+    per_deal = len(table.pairs) * len(table.seatings)
+    parts = chunks(plan.deals, workers, chunk, per_deal)
     began = time.perf_counter()
     blocks: list[Block] = []
-    with tqdm(total=plan.deals, unit="deal", desc=f"{plan.setting.game} tournament", disable=not progress,
-              dynamic_ncols=True) as bar:
+    with tqdm(total=plan.deals * per_deal, unit="game", desc=f"{plan.setting.game} {label}",
+              disable=label is None, dynamic_ncols=True) as bar:
         if workers == 1:
             for bounds in parts:
                 blocks.append(table.play(*bounds))
-                bar.update(bounds[1] - bounds[0])
+                bar.update(blocks[-1].games)
         else:
             context = multiprocessing.get_context("spawn")
-            with context.Pool(min(workers, len(parts)), initializer=_init_worker, initargs=(plan,)) as pool:
+            processes = min(workers, len(parts))
+            bar.set_postfix_str(f"starting {processes} worker processes (each loads the game and the agents)")
+            with context.Pool(processes, initializer=_init_worker, initargs=(plan,)) as pool:
                 for block in pool.imap(_play_chunk, parts):
                     blocks.append(block)
-                    bar.update(block.advantage.shape[0])
+                    bar.set_postfix_str("", refresh=False)
+                    bar.update(block.games)
                 pool.close()  # let the workers exit normally (terminate() would leak their locks)
                 pool.join()
     return blocks, time.perf_counter() - began

@@ -58,6 +58,7 @@ from training.single_seat import SingleSeatEnv
 from training.stopping import Interrupted, StopRequest
 from training.streams import capture, restore, snapshots_in_play
 from training.tournament import Plan, Setting, run_tournament
+from training.train_args import build_parser
 
 RATINGS_ANCHOR = "random"
 """Always among the rated agents: the Elo scale's zero (training/ratings.py), comparable across runs."""
@@ -74,9 +75,7 @@ class TrainingMonitor(BaseCallback):
 
     def _on_training_start(self) -> None:
         cfg = self.run.config
-        rollout = cfg.ppo.n_steps * cfg.n_envs  # PPO collects whole rollouts: the last one may end past the budget
-        total = -(-cfg.total_timesteps // rollout) * rollout
-        self.bar = tqdm(total=total, initial=self.model.num_timesteps, unit="step",
+        self.bar = tqdm(total=budget(cfg), initial=self.model.num_timesteps, unit="step",
                         desc=f"training {cfg.game}", disable=self.run.quiet, dynamic_ncols=True)
         self.logger.record("hparams", HParam(hparams(cfg), {f"eval/{tag(b)}_mean": 0.0 for b in cfg.eval.baselines}),
                            exclude=("stdout", "log", "json", "csv"))
@@ -206,16 +205,18 @@ class Run:
         self.checkpoint()
         return self.warm_metrics
 
-    def evaluate(self, log=None, deals: int | None = None) -> list[MatchResult]:
+    def evaluate(self, log=None, deals: int | None = None, progress: bool = False) -> list[MatchResult]:
         """Duplicate deals against each ``eval.baselines`` spec (greedy learner), logged with 95% bounds;
-        ratings of learner, snapshots and baselines, and the snapshots' online win rates against the learner."""
+        ratings of learner, snapshots and baselines, and the snapshots' online win rates against the learner.
+        ``progress``: a bar per phase (the final evaluation takes minutes)."""
         cfg = self.config
         candidate = PolicyAgent(self.model.policy, deterministic=True, name=LEARNER)
         env_kwargs = {**cfg.rules, **cfg.env, "random_carry": cfg.eval.random_carry}
-        results = [duplicate_match(cfg.game, cfg.num_players, env_kwargs, candidate, b, deals or cfg.eval.deals)
+        results = [duplicate_match(cfg.game, cfg.num_players, env_kwargs, candidate, b, deals or cfg.eval.deals,
+                                   progress=f"evaluation vs {b}" if progress else None)
                    for b in cfg.eval.baselines]
         entry: dict[str, Any] = {"steps": int(self.model.num_timesteps), "results": [r.as_dict() for r in results]}
-        ratings = self.rate() if cfg.eval.ratings_deals else None
+        ratings = self.rate(progress) if cfg.eval.ratings_deals else None
         if ratings is not None:
             entry["ratings"] = dict(zip(ratings.names, ratings.rating, strict=True))
             entry["ratings_fisher_se"] = dict(zip(ratings.names, ratings.fisher_se, strict=True))
@@ -227,7 +228,7 @@ class Run:
             log_evaluation(log, entry)
         return results
 
-    def rate(self) -> Ratings:
+    def rate(self, progress: bool = False) -> Ratings:
         """Elo-scale ratings (random = 0) of the greedy learner, the kept snapshots and the baselines: a short
         duplicate-deal round robin in this process (training/tournament.py, training/ratings.py)."""
         cfg = self.config
@@ -237,7 +238,7 @@ class Run:
         setting = Setting(cfg.game, cfg.num_players, rules.pop("preset", None), tuple(rules.items()),
                           cfg.env.get("episode", "deal"), cfg.eval.random_carry)
         plan = Plan(setting, (*entrants, *specs), cfg.eval.ratings_deals, cfg.seed)
-        played = run_tournament(plan, progress=False, factories=entrants)
+        played = run_tournament(plan, progress=progress, factories=entrants, label="ratings")
         return fit_ratings(played.names, played.advantage, played.pairs, plan.seed, bootstrap=0)
 
     def train(self, stop: StopRequest | None = None) -> None:
@@ -260,8 +261,11 @@ class Run:
 
     def report(self, results: list[MatchResult], seconds: float) -> str:
         cfg = self.config
-        table = format_table(results, f"{cfg.game}: learner after {self.model.num_timesteps} steps vs baselines "
-                                      f"(duplicate deals, every seat)")
+        steps = self.model.num_timesteps
+        rounded = f" ({cfg.total_timesteps} asked, rounded up to whole rollouts)" if steps == budget(cfg) else ""
+        rounded = rounded if steps != cfg.total_timesteps else ""
+        table = format_table(results, f"{cfg.game}: learner after {steps} steps{rounded} vs baselines "
+                                      f"(duplicate deals, every seat; advantage and payoffs in {self.game.score_unit})")
         summary = {"game": cfg.game, "steps": int(self.model.num_timesteps), "seconds": round(seconds, 1),
                    "final": [r.as_dict() for r in results], "history": self.history}
         write_text(self.out / "results.json", json.dumps(summary, indent=2))
@@ -285,6 +289,13 @@ def log_evaluation(log, entry: dict[str, Any]) -> None:
         log.record(f"pool/snapshot_{steps}_winrate", rate)
 
 
+def budget(cfg: TrainConfig) -> int:
+    """The steps a run trains: ``total_timesteps`` rounded up to whole rollouts (``ppo.n_steps`` x ``n_envs``
+    steps), since PPO collects a whole rollout before each update (60000 -> 61440 with 512 x 4)."""
+    rollout = cfg.ppo.n_steps * cfg.n_envs
+    return -(-cfg.total_timesteps // rollout) * rollout
+
+
 def tag(spec: str) -> str:
     """An agent spec as a TensorBoard tag (``heuristic:bluffer,k=1`` -> ``heuristic_bluffer_k_1``)."""
     return re.sub(r"[^\w.-]+", "_", spec).strip("_")
@@ -303,20 +314,7 @@ def hparams(cfg: TrainConfig) -> dict[str, Any]:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="rams train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("config", nargs="?", help="YAML config (configs/train/<game>.yaml); defaults if omitted")
-    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a config value, e.g. --set ppo.learning_rate=1e-4 (repeatable)")
-    start = parser.add_mutually_exclusive_group()
-    start.add_argument("--resume", action="store_true",
-                       help="continue from <out_dir>/last.zip; starts afresh if there is none yet")
-    start.add_argument("--overwrite", action="store_true",
-                       help="delete the run already in <out_dir> (checkpoints, snapshots, results, TensorBoard)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--export", metavar="PATH.zip",
-                        help="also write the final weights, no optimizer state (agents/pretrained/<game>_4p.zip)")
-    return parser.parse_args(argv)
+    return build_parser(__doc__).parse_args(argv)  # training/train_args.py: the options, without torch
 
 
 def resume_command(argv: list[str]) -> str:
@@ -378,7 +376,7 @@ def train_and_report(run: Run, args: argparse.Namespace, resume: bool, stop: Sto
               f"plays its move in {metrics['agreement']:.1%} of held-out decisions with a real choice")
     start = time.perf_counter()
     run.train(stop)
-    results = run.evaluate(deals=config.eval.final_deals or None)
+    results = run.evaluate(deals=config.eval.final_deals or None, progress=not args.quiet)
     run.save("final.zip")
     if args.export:
         print(f"exported the final weights to {run.save(args.export, optimizer=False)}")

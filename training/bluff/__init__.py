@@ -12,7 +12,7 @@ and knock number. See docs/bluffing.md.
 
 examples:
   rams bluff heuristic:honest heuristic:bluffer --deals 2000 --workers 2 --markdown bluff.md
-  rams bluff "checkpoint:runs/toepen/step_*.zip" --opponents self --plots plots/
+  rams bluff "checkpoint:runs/toepen/snapshots/snapshot_*.zip" --opponents self --plots plots/
 """
 
 from __future__ import annotations
@@ -22,18 +22,19 @@ import sys
 
 from training.bluff.metrics import Thresholds, agent_metrics
 from training.bluff.record import Decision, Recorder, record_deals
-from training.bluff.runner import Study, expand_specs, run_study
+from training.bluff.runner import Study, expand_specs, run_study, validate
 from training.bluff.winchance import Estimate, WinChance, wilson
+from training.usage import Parser, UsageError, at_least, command, hidden_alias
 
 __all__ = ["Decision", "Estimate", "Recorder", "Study", "Thresholds", "WinChance", "agent_metrics", "main",
            "record_deals", "run_study", "wilson"]
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rams bluff", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser("rams bluff", __doc__)
     p.add_argument("agents", nargs="+", help="agent specs: random, heuristic[:style], checkpoint:<zip> (globs "
-                   "allowed: step_*.zip, in step order), pretrained")
+                   "allowed, e.g. the snapshots a training run keeps: runs/toepen/snapshots/snapshot_*.zip, in "
+                   "step order), pretrained")
     p.add_argument("--deals", type=int, default=2000, help="deals per agent (default 2000)")
     p.add_argument("--players", type=int, default=4, help="table size, 3 to 8 (default 4)")
     p.add_argument("--preset", default=None, help="Toepen rule preset (docs/rules/toepen.md), e.g. any_time")
@@ -54,30 +55,32 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", help="write the full report as JSON here")
     p.add_argument("--markdown", help="write the markdown report here")
     p.add_argument("--plots", help="write the plots (PNG) into this folder")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    hidden_alias(p, "--no-progress", "quiet", action="store_true")  # the spelling before --quiet
     return p
 
 
+@command("rams bluff")
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    from agents.registry import AgentSpecError
-    from rams_env.rules import RulesError
+    at_least(args.workers, 1, "--workers")
     from training.bluff import report
     from training.outputs import OutputError, check_outputs
 
     try:
         check_outputs(files=[args.json, args.markdown], folders=[args.plots])
     except OutputError as err:
-        print(f"rams bluff: {err}", file=sys.stderr)
-        return 2
+        raise UsageError(str(err)) from None
     try:
         thresholds = Thresholds(args.bluff_below, args.value_from, args.weak_below, args.bins)
         study = Study(tuple(expand_specs(args.agents)), args.opponents, args.players, args.preset, args.deals,
                       args.seed, args.samples, args.exact_limit, args.policy, args.random_carry)
-        results = run_study(study, workers=args.workers, progress=not args.no_progress)
-    except (AgentSpecError, RulesError, ValueError, OSError) as err:
-        print(f"rams bluff: {err}", file=sys.stderr)
-        return 2
+        if not args.quiet:  # a checkpoint agent imports torch: seconds before the bar appears
+            print(f"rams bluff: loading {len(study.agents)} agent(s) and the opponents", file=sys.stderr, flush=True)
+        validate(study)  # builds the game, the estimator and every agent once
+    except ValueError as err:  # a bad number or spec: the study's own checks name it
+        raise UsageError(str(err)) from None
+    results = run_study(study, workers=args.workers, progress=not args.quiet)
     doc = report.build(results, thresholds)
     print(report.console(doc))
     if args.json:

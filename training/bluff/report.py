@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,8 @@ SUMMARY = [  # (column, path into the metrics, kind)
     ("fold", ("folds", "fold_rate"), "rate"),
     ("fold right", ("folds", "fold_right"), "rate"),
     ("stay right", ("folds", "stay_right"), "rate"),
-    ("false dirty", ("dirty", "false_claim_rate"), "rate"),
+    ("false dirty (weak hands)", ("dirty", "self_false_claim_rate"), "rate"),  # the rate docs/bluffing.md quotes
+    ("false dirty (any hand)", ("dirty", "false_claim_rate"), "rate"),
     ("challenge", ("dirty", "challenge_rate"), "rate"),
     ("chall. success", ("dirty", "challenge_success"), "rate"),
     ("self-bluff", ("knocks", "self_bluff_rate"), "rate"),
@@ -64,21 +67,36 @@ def _cell(metrics: dict[str, Any], path: tuple[str, ...], kind: str, ci: bool = 
     return fmt_rate(value, ci) if kind == "rate" else fmt_mean(value)
 
 
-def console(doc: dict[str, Any]) -> str:
-    """A compact table: one line per agent (rates without intervals; the JSON/markdown have them)."""
-    names = list(doc["agents"])
-    width = max(12, *(len(n) for n in names))
-    cols = [c for c, _, _ in SUMMARY]
-    lines = [f"{'agent':{width}} " + " ".join(f"{c:>14}" for c in cols)]
-    for name, m in doc["agents"].items():
-        lines.append(f"{name:{width}} " + " ".join(f"{_cell(m, p, k, ci=False):>14}" for _, p, k in SUMMARY))
+UNITS = {"rate": "share of the decisions it counts", "mean": "lives per knock, relative to an average opponent"}
+
+
+def console(doc: dict[str, Any], width: int | None = None) -> str:
+    """One row per measure, one column per agent, Wilson 95% intervals; agents that do not fit the terminal's
+    width go on to the next block of columns."""
+    width = width or max(80, shutil.get_terminal_size().columns)
+    labels = [c + (" (lives)" if k == "mean" else "") for c, _, k in SUMMARY]
+    left = max(len(label) for label in labels)
+    columns = {a: [_cell(m, p, k) for _, p, k in SUMMARY] for a, m in doc["agents"].items()}
+    sizes = {a: max(len(a), *map(len, cells)) for a, cells in columns.items()}
+    blocks: list[list[str]] = [[]]
+    for agent in columns:
+        used = left + sum(sizes[a] + 2 for a in blocks[-1])
+        if blocks[-1] and used + sizes[agent] + 2 > width:
+            blocks.append([])
+        blocks[-1].append(agent)
+    lines: list[str] = []
+    for block in blocks:
+        lines += ["", f"{'':{left}}" + "".join(f"  {a:>{sizes[a]}}" for a in block)]
+        lines += [f"{label:{left}}" + "".join(f"  {columns[a][i]:>{sizes[a]}}" for a in block)
+                  for i, label in enumerate(labels)]
     s, t = doc["study"], doc["thresholds"]
     seating = "every seat measured" if s["opponents"] == "self" else "measured seat rotating"
-    lines.append(f"{s['deals']} deals per agent at a {s['players']}-player table of {s['opponents']} "
-                 f"({seating}, preset {s['preset'] or 'standard'}); bluff = knock with p < {t['bluff_below']}, "
-                 f"value knock p >= {t['value_from']}; self-bluff = heuristic strength < {t['weak_below']}; "
-                 f"{doc['seconds']} s")
-    return "\n".join(lines)
+    notes = (f"{s['deals']} deals per agent at a {s['players']}-player table of {s['opponents']} ({seating}, preset "
+             f"{s['preset'] or 'standard'}), {doc['seconds']} s. Rates: {UNITS['rate']}, with Wilson 95% intervals; "
+             f"EV: {UNITS['mean']}, ± its 95% half-width. Bluff = knock with winning chance p < {t['bluff_below']}, "
+             f"value knock p >= {t['value_from']}; self-bluff and false dirty (weak hands): the heuristic's strength "
+             f"< {t['weak_below']}. Definitions: docs/bluffing.md.")
+    return "\n".join(lines[1:] + ["", textwrap.fill(notes, width)])
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:

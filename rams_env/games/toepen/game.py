@@ -38,6 +38,7 @@ class Toepen(Game):
 
     name = "toepen"
     rules_type = ToepenRules
+    score_unit = "lives"
     default_players = 4
     carry_options = ("lives_lost",)
     rules: ToepenRules
