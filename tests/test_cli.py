@@ -80,7 +80,7 @@ def one_error_line(capsys, argv: list[str], prog: str) -> str:
     (["play", "toepen", "--rules", "lives=["], "malformed YAML"),
     (["bluff", "random", "--samples", "0", "--quiet"], "samples=0"),
     (["bluff", "random", "--workers", "0"], "--workers must be at least 1"),
-    (["baselines", "--out", "/nonexistent/b.md"], "folder /nonexistent does not exist"),
+    (["baselines", "--out", "/etc/hostname/b.md"], "is a file, not a folder"),
     (["exploit", "random"], "--game is needed"),
     (["train", "--set", "ppo.learnin_rate=1"], "unknown key 'learnin_rate'"),
     (["demo", "--seed", "-5"], "--seed must be at least 0"),  # numpy's seeding would raise deep inside

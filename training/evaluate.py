@@ -75,7 +75,7 @@ def plan_from(args: argparse.Namespace) -> Plan:
 def prepare_outputs(args: argparse.Namespace) -> None:
     """Check the outputs before the run (training/outputs.py), so a bad path fails in a second, not after an hour."""
     try:
-        check_outputs(files=[args.json, args.markdown], folders=[args.plot])
+        check_outputs(files=[args.json, args.markdown], folders=[args.plots])
     except OutputError as err:
         raise UsageError(str(err)) from None
 
