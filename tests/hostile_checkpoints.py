@@ -42,7 +42,7 @@ def members(path: Path) -> dict[str, bytes]:
         return {name: zf.read(name) for name in zf.namelist()}
 
 
-def write(path: Path, items: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> None:
+def write(path: Path | io.BytesIO, items: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> None:
     with zipfile.ZipFile(path, "w", compression) as zf:
         for name, blob in items.items():
             zf.writestr(name, blob)
@@ -158,6 +158,21 @@ def _deflated_torch_records(corpus: Corpus) -> Path:
     return corpus.variant("deflated_torch_records", **{"policy.pt": buffer.getvalue()})
 
 
+BLOAT_ARCH = [1500, 1500]
+"""A network under the weight cap (5.9 M) whose policy.pt may hold about 24 MB: room for a bloated pickle."""
+
+
+def _pickle_bloat(corpus: Corpus) -> Path:
+    """A torch file whose pickle is 20 MiB of "empty dict, append": 10 M dicts (about a gigabyte) if unpickled."""
+    inner = members_of(corpus.base["policy.pt"])
+    pkl = next(name for name in inner if name.endswith("data.pkl"))
+    inner[pkl] = b"\x80\x02]" + b"}a" * (10 * 2**20) + b"."
+    buffer = io.BytesIO()
+    write(buffer, inner, zipfile.ZIP_STORED)
+    meta = {**corpus.meta, "net_arch": BLOAT_ARCH}
+    return corpus.variant("pickle_bloat", **{"policy.pt": buffer.getvalue(), "meta.json": json.dumps(meta).encode()})
+
+
 def members_of(data: bytes) -> dict[str, bytes]:
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         return {name: zf.read(name) for name in zf.namelist()}
@@ -204,6 +219,7 @@ def build_everywhere(c: Corpus) -> dict[str, Path]:
         "extra_member": c.variant("extra_member", **{"run.py": b"print('hi')"}),
         "missing_policy": _without_member(c, "policy.pt"),
         "deflated_torch_records": _deflated_torch_records(c),
+        "pickle_bloat": _pickle_bloat(c),
         "nan_weights": c.policy_with("nan_weights", _nan),
         "inf_weights": c.policy_with("inf_weights", _inf),
         "wrong_shapes": c.policy_with("wrong_shapes", _wider),
@@ -271,7 +287,8 @@ EXPECT = {
     "meta_not_object": "not a JSON object", "huge_meta": "declares", "bomb_policy": "declares",
     "bomb_meta": "declares", "lying_header": "corrupt", "many_members": "central directory",
     "bzip2_member": "compression method", "extra_member": "unexpected members", "missing_policy": "missing",
-    "deflated_torch_records": "compressed records", "nan_weights": "NaN", "inf_weights": "NaN",
+    "deflated_torch_records": "compressed records", "pickle_bloat": "holds a pickle of",
+    "nan_weights": "NaN", "inf_weights": "NaN",
     "wrong_shapes": "the network needs", "float64_weights": "float32", "huge_net_arch": "weights (limit",
     "missing_steps": "steps must be", "string_steps": "steps must be", "wrong_format": "not a rams-checkpoint",
     "other_game": "trained for lupfen", "other_players": "trained for 5 players, this table has 4",

@@ -10,7 +10,8 @@ nothing large is decompressed and no network is built before its size is known:
    ``MAX_JSON_DEPTH`` deep and names the game, the sizes, the network and the steps;
 3. the network those sizes describe has at most ``MAX_PARAMETERS`` weights, which caps what
    ``policy.pt`` and ``optimizer.pt`` may hold: their declared sizes are checked again, then they
-   are read with that cap and loaded with ``torch.load(weights_only=True)`` (no arbitrary object);
+   are read with that cap, their own records must be stored and their pickle small, and they are
+   loaded with ``torch.load(weights_only=True)`` (tensors, dicts, lists, numbers: no arbitrary object);
 4. every tensor is float and finite (a NaN weight would otherwise surface mid-game).
 
 Every problem is a :class:`CheckpointError` whose message is one line naming the file and the
@@ -51,6 +52,9 @@ networks; ``net_arch: [2048, 2048]`` on 500 inputs (10.5 M) is refused before an
 FLOAT_BYTES = 4
 ADAM_MOMENTS = ("exp_avg", "exp_avg_sq")
 """Adam's tensors per weight (first and second moments): what sizes the optimizer file."""
+MAX_PICKLE_BYTES = 2**20
+"""The pickle inside a ``.pt`` file (names, shapes, settings): a few KiB for any rams network. The tensors'
+bytes are separate records; a larger pickle could only be building objects."""
 TORCH_OVERHEAD = 2**20
 """What ``torch.save`` adds to the raw tensor bytes (pickle, record headers, alignment): a few KiB in practice."""
 
@@ -202,7 +206,7 @@ def check_meta(meta: dict[str, Any]) -> dict[str, Any]:
 def _load_tensors(data: bytes, member: str, cap: int) -> Any:
     """``torch.load(weights_only=True)`` of a torch zip whose records are stored and within ``cap``; all
     tensors finite."""
-    check_stored_archive(data, member, cap)
+    check_stored_archive(data, member, cap, MAX_PICKLE_BYTES)
     try:
         obj = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as err:  # UnpicklingError for hostile payloads, RuntimeError for corrupt data

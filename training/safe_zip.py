@@ -62,9 +62,11 @@ def open_bounded(path: Path, caps: Mapping[str, int]) -> zipfile.ZipFile:
     return zf
 
 
-def check_stored_archive(data: bytes, what: str, cap: int) -> None:
-    """``data`` is a zip of stored (uncompressed) members totalling at most ``cap`` bytes: what ``torch.save``
-    writes. Checked before ``torch.load``, whose own zip reader would inflate a deflated record blindly."""
+def check_stored_archive(data: bytes, what: str, cap: int, pickle_cap: int) -> None:
+    """``data`` is a zip of stored (uncompressed) members totalling at most ``cap`` bytes, its ``.pkl`` records
+    at most ``pickle_cap``: what ``torch.save`` writes. Checked before ``torch.load``, whose own zip reader
+    would inflate a deflated record blindly, and whose unpickler turns each byte of a pickle into up to one
+    object (2 bytes per empty dict: 30 MB of pickle would be a gigabyte of dicts)."""
     source = io.BytesIO(data)
     _check_directory(source, what)
     with _open(source, what) as inner:
@@ -72,6 +74,10 @@ def check_stored_archive(data: bytes, what: str, cap: int) -> None:
     packed = [i.filename for i in infos if i.compress_type != zipfile.ZIP_STORED]
     if packed:
         raise ZipRefused(f"{what} holds compressed records {packed[:3]}; torch.save stores its records")
+    pickles = [i for i in infos if i.filename.endswith(".pkl") and i.file_size > pickle_cap]
+    if pickles:
+        raise ZipRefused(f"{what} holds a pickle of {pickles[0].file_size} bytes (limit {pickle_cap}); "
+                         "a tensor file's is a few KiB")
     total = sum(i.file_size for i in infos)
     if total > cap:
         raise ZipRefused(f"{what} declares {total} bytes of records (limit {cap})")
