@@ -173,6 +173,14 @@ def _pickle_bloat(corpus: Corpus) -> Path:
     return corpus.variant("pickle_bloat", **{"policy.pt": buffer.getvalue(), "meta.json": json.dumps(meta).encode()})
 
 
+def _shared_references() -> bytes:
+    """64 lists, each holding the next one twice: a small pickle, but 2**64 paths for a walker that follows all."""
+    shared: list = [1.0]
+    for _ in range(64):
+        shared = [shared, shared]
+    return tensors({"w": shared})
+
+
 def members_of(data: bytes) -> dict[str, bytes]:
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         return {name: zf.read(name) for name in zf.namelist()}
@@ -220,6 +228,7 @@ def build_everywhere(c: Corpus) -> dict[str, Path]:
         "missing_policy": _without_member(c, "policy.pt"),
         "deflated_torch_records": _deflated_torch_records(c),
         "pickle_bloat": _pickle_bloat(c),
+        "shared_references": c.variant("shared_references", **{"policy.pt": _shared_references()}),
         "nan_weights": c.policy_with("nan_weights", _nan),
         "inf_weights": c.policy_with("inf_weights", _inf),
         "wrong_shapes": c.policy_with("wrong_shapes", _wider),
@@ -288,6 +297,7 @@ EXPECT = {
     "bomb_meta": "declares", "lying_header": "corrupt", "many_members": "central directory",
     "bzip2_member": "compression method", "extra_member": "unexpected members", "missing_policy": "missing",
     "deflated_torch_records": "compressed records", "pickle_bloat": "holds a pickle of",
+    "shared_references": "must map names to tensors",
     "nan_weights": "NaN", "inf_weights": "NaN",
     "wrong_shapes": "the network needs", "float64_weights": "float32", "huge_net_arch": "weights (limit",
     "missing_steps": "steps must be", "string_steps": "steps must be", "wrong_format": "not a rams-checkpoint",

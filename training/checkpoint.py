@@ -217,10 +217,15 @@ def _load_tensors(data: bytes, member: str, cap: int) -> Any:
 
 
 def all_finite(obj: Any) -> bool:
-    """Whether every float tensor and float in a loaded structure is finite (no recursion: any nesting)."""
-    stack = [obj]
+    """Whether every float tensor and float in a loaded structure is finite. No recursion (any nesting), and each
+    container is visited once: a pickle can share one list at every level, a tree of 2**64 paths in 64 lists."""
+    stack, seen = [obj], set()
     while stack:
         item = stack.pop()
+        if isinstance(item, (dict, list, tuple)):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
         if torch.is_tensor(item):
             if item.is_floating_point() and not bool(torch.isfinite(item).all()):
                 return False
