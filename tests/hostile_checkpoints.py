@@ -22,8 +22,8 @@ import torch
 STEPS = 256
 NET_ARCH = [8]
 MARKER = "pwned"
-BOMB_BYTES = 2**30
-"""What the zip bombs inflate to (1 GiB of zeros: about 1 MiB deflated)."""
+BOMB_BYTES = 2**29
+"""What the zip bombs inflate to (512 MiB of zeros, a few MiB deflated fast): more than the memory bound."""
 CHUNK = 2**20
 
 

@@ -5,7 +5,7 @@
 ``plan.json``: {"files": {name: [path, scope]}, "config": yaml, "train": [--set ...], "snapshot_base": path,
 "work": folder}. For every (file, entry point) it records the exit status, what was printed, the
 seconds and the peak memory above the resident size before the call (Linux: the peak is reset
-through /proc/self/clear_refs before each call and read from VmHWM after it).
+through /proc/self/clear_refs before each call and read from VmHWM after it; None where that is refused).
 """
 
 from __future__ import annotations
@@ -35,8 +35,13 @@ def _status_kib(field: str) -> int:
     raise KeyError(field)
 
 
-def _reset_peak() -> None:
-    Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM to the current resident size
+def _reset_peak() -> bool:
+    """Reset VmHWM to the current resident size; False where the kernel does not allow it."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
 
 
 def loader(path: Path, _: Path, plan: dict) -> int:
@@ -113,7 +118,7 @@ SCOPES = {"everywhere": list(ENTRY_POINTS), "resume": ["resume"], "valid": ["loa
 def measure(call: Callable[[], int]) -> dict[str, Any]:
     """Exit status, output, seconds and peak KiB above the resident size before ``call``."""
     gc.collect()
-    _reset_peak()
+    resettable = _reset_peak()
     before = _status_kib("VmRSS")
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
@@ -127,7 +132,7 @@ def measure(call: Callable[[], int]) -> dict[str, Any]:
             status = "traceback"
     seconds = time.perf_counter() - start
     return {"status": status, "stdout": out.getvalue(), "stderr": err.getvalue(), "seconds": seconds,
-            "peak_kib": _status_kib("VmHWM") - before}
+            "peak_kib": _status_kib("VmHWM") - before if resettable else None}
 
 
 def main(plan_path: str, out_path: str) -> None:

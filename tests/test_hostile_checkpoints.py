@@ -27,7 +27,7 @@ TRAIN = ["total_timesteps=256", "n_envs=2", "ppo.n_steps=128", "ppo.batch_size=1
          "opponents={self: 0.5, random: 0.5}", "eval.baselines=[random]", "warm_start.teacher=''"]
 CONFIG = str(ROOT / "configs/train/toepen.yaml")
 PEAK_LIMIT_MIB = 300
-"""Memory a refusal may take above what the process held before it (the bombs inflate to 1 GiB)."""
+"""Memory a refusal may take above what the process held before it (the bombs inflate to 512 MiB)."""
 SECONDS_LIMIT = 20
 """Time a refusal may take (building the tiny run of --resume included; shared CI machines are slow)."""
 
@@ -84,6 +84,8 @@ def test_every_hostile_file_is_refused_in_one_line_at_every_entry_point(refusals
 
 def test_refusals_are_bounded_in_memory_and_time(refusals):
     rows = hostile(refusals)
+    if any(r["peak_kib"] is None for r in rows):
+        pytest.skip("this kernel does not let a process reset its peak memory (/proc/self/clear_refs)")
     worst = max(rows, key=lambda r: r["peak_kib"])
     slowest = max(rows, key=lambda r: r["seconds"])
     print(f"\n{len(rows)} refusals ({len({r['file'] for r in rows})} files x entry points); worst peak "
@@ -119,7 +121,10 @@ def test_the_peak_memory_measure_sees_a_large_allocation():
     """The bound above would catch a refusal that inflates a bomb: the measure reports what a call allocates."""
     from tests.hostile_runner import measure
 
-    assert measure(lambda: len(bytearray(400 * 2**20)) and 0)["peak_kib"] > 350 * 1024
+    peak = measure(lambda: len(bytearray(400 * 2**20)) and 0)["peak_kib"]
+    if peak is None:
+        pytest.skip("this kernel does not let a process reset its peak memory (/proc/self/clear_refs)")
+    assert peak > 350 * 1024
 
 
 def test_parameter_count_is_that_of_the_built_network():
