@@ -177,3 +177,9 @@ def test_an_option_added_after_training_counts_as_its_default(tmp_path):
     with pytest.raises(CheckpointError, match="lives=10, this table has lives=5"):
         agent_factory(f"checkpoint:{tmp_path / 'old.zip'}", rams_env.make_game("toepen", 4, lives=5))
     assert load_checkpoint(tmp_path / "old.zip")[0]["game"] == "toepen"
+
+
+def test_a_checkpoint_error_is_one_line_however_it_is_raised():
+    assert str(CheckpointError("x.zip", "policy.pt: size mismatch\n\tfor action_net")) == \
+        "x.zip: policy.pt: size mismatch for action_net"
+    assert str(CheckpointError("the saved streams\ncannot be restored")) == "the saved streams cannot be restored"

@@ -60,10 +60,14 @@ TORCH_OVERHEAD = 2**20
 
 
 class CheckpointError(ValueError):
-    """A checkpoint that cannot be trusted or used; nothing from it was executed."""
+    """A checkpoint that cannot be trusted or used; nothing from it was executed.
 
-    def __init__(self, path: str | Path, problem: str) -> None:
-        super().__init__(f"{path}: {' '.join(str(problem).split())}")  # one line, whatever the cause said
+    ``CheckpointError(path, problem)`` reads "path: problem"; a single argument is the whole message. Either
+    way the message is one line, whatever the underlying error said."""
+
+    def __init__(self, path: str | Path, problem: str | None = None) -> None:
+        message = str(path) if problem is None else f"{path}: {problem}"
+        super().__init__(" ".join(message.split()))
 
 
 def parameter_count(observation_size: int, action_size: int, net_arch: list[int]) -> int:
