@@ -11,8 +11,8 @@ from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 
-import rams_env
-from training.checkpoint import CheckpointError, load_checkpoint
+from training.checkpoint import load_checkpoint
+from training.checkpoint_fit import check_table, fit_weights
 
 
 def build_policy(obs_size: int, n_actions: int, net_arch: list[int]) -> MaskableActorCriticPolicy:
@@ -62,22 +62,16 @@ class PolicyAgent:
 
 
 class CheckpointAgent(PolicyAgent):
-    """A policy loaded from a checkpoint file: weights and metadata only."""
+    """A policy loaded from a checkpoint file: weights and metadata only, the network's size checked first."""
 
     def __init__(self, path: str | Path, deterministic: bool = True, name: str | None = None) -> None:
-        meta, state, _ = load_checkpoint(path)
-        try:
-            policy = build_policy(meta["observation_size"], meta["action_size"], meta["net_arch"])
-            policy.load_state_dict(state, strict=True)
-        except (KeyError, TypeError, ValueError, RuntimeError) as err:
-            raise CheckpointError(f"{path}: weights do not fit the network its metadata describes ({err})") from None
+        meta, state, _ = load_checkpoint(path)  # bounds the network's size before it is built
+        policy = build_policy(meta["observation_size"], meta["action_size"], meta["net_arch"])
+        fit_weights(policy, state, path)
         policy.set_training_mode(False)
         super().__init__(policy, deterministic, name or f"checkpoint:{Path(path).stem}")
-        self.meta = meta
+        self.meta, self.path = meta, Path(path)
 
-    def check_game(self, game: str, num_players: int) -> None:
-        """Raise if the checkpoint was trained for another game, table or observation layout."""
-        size = rams_env.make_game(game, num_players).observation.size
-        if (self.meta.get("game"), self.meta.get("observation_size")) != (game, size):
-            raise CheckpointError(f"{self.name} was trained for {self.meta.get('game')} with "
-                                  f"{self.meta.get('observation_size')} inputs, not {game} with {size}")
+    def check_table(self, game, allow_rules_mismatch: bool = False) -> None:
+        """Raise CheckpointError at a table (a rams_env Game) of another game, size, layout or rules."""
+        check_table(self.meta, game, self.path, allow_rules_mismatch)

@@ -7,6 +7,9 @@
     heuristic:<file.yaml>          parameters from a YAML file (a mapping, optionally with ``style:``)
     checkpoint:<path.zip>          a trained checkpoint (weights only; see training/checkpoint.py)
     pretrained                     the checkpoint shipped for the game's default rules (agents/pretrained/)
+    <checkpoint spec>,allow_rules_mismatch
+                                   play it under rules it was not trained with (same input and action sizes);
+                                   without it such a table is refused, naming the options that differ
 
 The Game object is passed to every factory because the rules are public knowledge (rank
 orders, trump rules, action labels); agents never see the State.
@@ -21,6 +24,9 @@ from typing import Any
 
 from agents.base import Agent
 from agents.random_agent import RandomAgent
+
+ALLOW_RULES_MISMATCH = "allow_rules_mismatch"
+"""Checkpoint-spec option: play under rules the checkpoint was not trained with (sizes must still match)."""
 
 AgentFactory = Callable[[int | None], Agent]
 """Builds a fresh agent from a seed (one per seat: agents may keep per-deal memory)."""
@@ -92,12 +98,18 @@ def _yaml_params(path: str) -> dict[str, Any]:
     return data
 
 
-def _checkpoint_factory(game, path: str) -> AgentFactory:
+def _checkpoint_factory(game, path: str, allow_rules_mismatch: bool) -> AgentFactory:
     from agents.checkpoint_agent import CheckpointAgent
 
     agent = CheckpointAgent(path)  # load once, validate once; the policy is stateless
-    agent.check_game(game.name, game.num_players)
+    agent.check_table(game, allow_rules_mismatch)
     return lambda seed: agent
+
+
+def split_checkpoint_option(spec: str) -> tuple[str, bool]:
+    """``checkpoint:x.zip,allow_rules_mismatch`` -> (``checkpoint:x.zip``, True); other specs unchanged."""
+    base, sep, option = spec.rpartition(",")
+    return (base, True) if sep and option == ALLOW_RULES_MISMATCH else (spec, False)
 
 
 def pretrained_path(game: str, num_players: int | None = None) -> Path:
@@ -108,19 +120,22 @@ def pretrained_path(game: str, num_players: int | None = None) -> Path:
 
 def agent_factory(spec: str, game) -> AgentFactory:
     """A factory for the agent named by ``spec`` at a table of ``game`` (a rams_env Game)."""
+    spec, allow = split_checkpoint_option(spec)
     kind, _, arg = spec.partition(":")
+    if allow and not (kind in ("checkpoint", "pretrained") or spec.endswith(".zip")):
+        raise AgentSpecError(f"{ALLOW_RULES_MISMATCH} applies to checkpoint and pretrained agents, not {spec!r}")
     if kind == "random" and not arg:
         return lambda seed: RandomAgent(seed, name="random")
     if kind == "heuristic":
         return _heuristic_factory(game, arg)
     if kind == "checkpoint" and arg:
-        return _checkpoint_factory(game, arg)
+        return _checkpoint_factory(game, arg, allow)
     if kind == "pretrained" and not arg:
         path = pretrained_path(game.name, game.num_players)
         if not path.exists():
             raise AgentSpecError(f"no pretrained agent for {game.name} with {game.num_players} players ({path})")
-        return _checkpoint_factory(game, str(path))
+        return _checkpoint_factory(game, str(path), allow)
     if spec.endswith(".zip"):
-        return _checkpoint_factory(game, spec)
+        return _checkpoint_factory(game, spec, allow)
     raise AgentSpecError(f"unknown agent {spec!r}; use random, heuristic[:style[,key=value...]], "
-                         "checkpoint:<path.zip> or pretrained")
+                         f"checkpoint:<path.zip>[,{ALLOW_RULES_MISMATCH}] or pretrained[,{ALLOW_RULES_MISMATCH}]")

@@ -47,6 +47,14 @@ def _pool(sampling="prioritized", kept=3, snapshots=(100, 200)) -> OpponentPool:
     return pool
 
 
+def _run_meta(pool: OpponentPool) -> dict:
+    """What a run records about its table and network (training/train.py ``Run.meta``), which a snapshot keeps."""
+    game = pool.game
+    return {"game": game.name, "num_players": game.num_players, "rules": game.rules.as_dict(),
+            "observation_size": pool.obs_size, "observation_version": game.observation.version,
+            "action_size": pool.n_actions, "net_arch": pool.net_arch}
+
+
 def _table(*names: str) -> list[Seat]:
     return [Seat(n) for n in names]
 
@@ -104,7 +112,7 @@ def test_recent_sampling_ignores_results_but_still_keeps_them():
 def test_snapshot_results_round_trip_through_state_and_restore(tmp_path):
     pool = _pool(snapshots=(100, 200, 300))
     for snap in pool.snapshots:
-        pool.save_snapshot(tmp_path, snap, {"game": "toepen"})
+        pool.save_snapshot(tmp_path, snap, _run_meta(pool))
     for payoffs in ([0, 2, -1, -1], [0, -1, 2, -1], [0, 1, 1, -2], [1, -1, 1, -1]):
         pool.record(_table("self", "snapshot:100", "snapshot:300", "random"), payoffs, learner_seat=0)
     state = json.loads(json.dumps(pool.state()))  # a checkpoint's meta is JSON

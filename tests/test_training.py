@@ -20,6 +20,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
+import rams_env  # noqa: E402
 from agents.checkpoint_agent import CheckpointAgent, build_policy  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402
 from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint  # noqa: E402
@@ -87,7 +88,7 @@ def test_every_game_has_a_valid_training_config_with_default_rules_and_table():
 
 # ------------------------------------------------------------------- checkpoints
 def _meta():
-    return {"game": "toepen", "observation_size": 4, "action_size": 3, "net_arch": [8]}
+    return {"game": "toepen", "observation_size": 4, "action_size": 3, "net_arch": [8], "steps": 0}
 
 
 class Payload:
@@ -173,7 +174,7 @@ def test_smoke_training_run_writes_checkpoints_results_and_logs(tiny_run):
     results = json.loads((tiny_run / "results.json").read_text())
     assert results["steps"] >= 1024 and [r["baseline"] for r in results["final"]] == ["random", "heuristic"]
     agent = CheckpointAgent(tiny_run / "final.zip")
-    agent.check_game("toepen", 4)
+    agent.check_table(rams_env.make_game("toepen", 4))
     assert any((tiny_run / "tb").rglob("events.out.tfevents.*"))
     with zipfile.ZipFile(tiny_run / "export.zip") as zf:  # shipped weights carry no optimizer state
         assert set(zf.namelist()) == {"meta.json", "policy.pt"}

@@ -1,17 +1,29 @@
-"""Checkpoints that are safe to load: JSON metadata and tensors only, never a pickle.
+"""Checkpoints that are safe to load: JSON metadata and tensors only, never a pickle, in bounded memory and time.
 
-A checkpoint is a zip holding ``meta.json`` and ``policy.pt`` (a plain ``state_dict``
-saved with ``torch.save``), plus ``optimizer.pt`` for resuming. Loading uses
-``torch.load(weights_only=True)``, which refuses arbitrary Python objects, checks every
-tensor name and shape against a freshly built network, and turns any problem (corrupt,
-truncated, hostile, wrong game) into a :class:`CheckpointError`. Writes are atomic: a
-temporary file is renamed over the target, so a run killed mid-write loses nothing.
+A checkpoint is a zip holding ``meta.json`` and ``policy.pt`` (a plain ``state_dict`` saved
+with ``torch.save``), plus ``optimizer.pt`` for resuming. Loading, in this order, so that
+nothing large is decompressed and no network is built before its size is known:
+
+1. the file is at most ``MAX_FILE_BYTES`` on disk, its zip directory small, its members exactly
+   the expected ones, stored or deflated, each declared within its cap (training/safe_zip.py);
+2. ``meta.json`` (at most ``MAX_META_BYTES``, read with a hard cap) is JSON nested at most
+   ``MAX_JSON_DEPTH`` deep and names the game, the sizes, the network and the steps;
+3. the network those sizes describe has at most ``MAX_PARAMETERS`` weights, which caps what
+   ``policy.pt`` and ``optimizer.pt`` may hold: their declared sizes are checked again, then they
+   are read with that cap, their own records must be stored and their pickle small, and they are
+   loaded with ``torch.load(weights_only=True)`` (tensors, dicts, lists, numbers: no arbitrary object);
+4. every tensor is float and finite (a NaN weight would otherwise surface mid-game).
+
+Every problem is a :class:`CheckpointError` whose message is one line naming the file and the
+problem; the commands print it and exit with status 2. Writes are atomic: a temporary file is
+renamed over the target, so a run killed mid-write loses nothing.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import math
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -19,15 +31,60 @@ from typing import Any
 import torch
 
 from training.outputs import atomic_file
+from training.safe_zip import ZipRefused, check_members, check_stored_archive, open_bounded, read_bounded
 
 FORMAT = "rams-checkpoint"
 VERSION = 1
-MEMBERS = {"meta.json", "policy.pt", "optimizer.pt"}
-MAX_BYTES = 256 * 2**20
+META, POLICY, OPTIMIZER = "meta.json", "policy.pt", "optimizer.pt"
+
+MAX_FILE_BYTES = 256 * 2**20
+"""The file on disk."""
+MAX_META_BYTES = 4 * 2**20
+"""``meta.json`` uncompressed: the config and the evaluation history (under 2 KiB per evaluation: room for
+about 2,000; 4 MiB of hostile JSON, e.g. a million empty objects, makes about 100 MB of Python objects)."""
+MAX_JSON_DEPTH = 32
+"""Nesting of ``meta.json`` (rams writes 5 levels): deeper is refused, never a RecursionError."""
+MAX_LAYERS = 8
+MAX_PARAMETERS = 8_000_000
+"""Weights of the network ``meta.json`` describes: 32 MB of float32, about 50 times the shipped [128, 128]
+networks; ``net_arch: [2048, 2048]`` on 500 inputs (10.5 M) is refused before anything is built."""
+FLOAT_BYTES = 4
+ADAM_MOMENTS = ("exp_avg", "exp_avg_sq")
+"""Adam's tensors per weight (first and second moments): what sizes the optimizer file."""
+MAX_PICKLE_BYTES = 2**20
+"""The pickle inside a ``.pt`` file (names, shapes, settings): a few KiB for any rams network. The tensors'
+bytes are separate records; a larger pickle could only be building objects."""
+TORCH_OVERHEAD = 2**20
+"""What ``torch.save`` adds to the raw tensor bytes (pickle, record headers, alignment): a few KiB in practice."""
 
 
 class CheckpointError(ValueError):
-    """A checkpoint that cannot be trusted or used; nothing from it was executed."""
+    """A checkpoint that cannot be trusted or used; nothing from it was executed.
+
+    ``CheckpointError(path, problem)`` reads "path: problem"; a single argument is the whole message. Either
+    way the message is one line, whatever the underlying error said."""
+
+    def __init__(self, path: str | Path, problem: str | None = None) -> None:
+        message = str(path) if problem is None else f"{path}: {problem}"
+        super().__init__(" ".join(message.split()))
+
+
+def parameter_count(observation_size: int, action_size: int, net_arch: list[int]) -> int:
+    """Weights of the maskable actor-critic MLP (agents/checkpoint_agent.build_policy): a policy and a value
+    network of ``net_arch`` each, then the action head and the value head (tested against the built network)."""
+    total, width = 0, observation_size
+    for layer in net_arch:
+        total += width * layer + layer
+        width = layer
+    return 2 * total + width * action_size + action_size + width + 1
+
+
+def member_caps(meta: dict[str, Any] | None = None) -> dict[str, int]:
+    """Most bytes each member may inflate to: for the largest allowed network, or for the one ``meta`` describes."""
+    weights = MAX_PARAMETERS if meta is None else parameter_count(
+        meta["observation_size"], meta["action_size"], meta["net_arch"])
+    return {META: MAX_META_BYTES, POLICY: weights * FLOAT_BYTES + TORCH_OVERHEAD,
+            OPTIMIZER: len(ADAM_MOMENTS) * weights * FLOAT_BYTES + TORCH_OVERHEAD}
 
 
 def _tensor_bytes(obj: Any) -> bytes:
@@ -43,41 +100,136 @@ def save_checkpoint(path: str | Path, meta: dict[str, Any], policy_state: dict[s
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {**meta, "format": FORMAT, "version": VERSION}
     with atomic_file(path) as raw, zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("meta.json", json.dumps(meta, indent=2, default=str))
-        zf.writestr("policy.pt", _tensor_bytes({k: v.detach().cpu() for k, v in policy_state.items()}))
+        zf.writestr(META, json.dumps(meta, indent=2, default=str))
+        zf.writestr(POLICY, _tensor_bytes({k: v.detach().cpu() for k, v in policy_state.items()}))
         if optimizer_state is not None:
-            zf.writestr("optimizer.pt", _tensor_bytes(optimizer_state))
+            zf.writestr(OPTIMIZER, _tensor_bytes(optimizer_state))
     return path
-
-
-def _load_tensors(data: bytes, member: str, path: Path) -> Any:
-    try:
-        return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
-    except Exception as err:  # UnpicklingError for hostile payloads, RuntimeError for corrupt data
-        raise CheckpointError(f"{path}: {member} is not a plain tensor file ({type(err).__name__}); refused") from None
 
 
 def load_checkpoint(path: str | Path, with_optimizer: bool = False) -> tuple[dict, dict, dict | None]:
     """(meta, policy state_dict, optimizer state or None), validated; raises CheckpointError."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise CheckpointError(f"{path}: larger than {MAX_BYTES // 2**20} MiB; refused")
-        with zipfile.ZipFile(path) as zf:
-            names = set(zf.namelist())
-            if not names <= MEMBERS or not {"meta.json", "policy.pt"} <= names:
-                raise CheckpointError(f"{path}: unexpected contents {sorted(names)}; expected {sorted(MEMBERS)}")
-            meta = json.loads(zf.read("meta.json"))
-            policy = zf.read("policy.pt")
-            optimizer = zf.read("optimizer.pt") if with_optimizer and "optimizer.pt" in names else None
-    except CheckpointError:
-        raise
-    except (OSError, zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError, KeyError) as err:
-        raise CheckpointError(f"{path}: not a readable rams checkpoint ({err})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("version") != VERSION:
-        raise CheckpointError(f"{path}: not a {FORMAT} v{VERSION} file")
-    state = _load_tensors(policy, "policy.pt", path)
+        size = path.stat().st_size
+    except OSError as err:
+        raise CheckpointError(path, f"cannot read it ({err.strerror or err})") from None
+    if size > MAX_FILE_BYTES:
+        raise CheckpointError(path, f"{size} bytes on disk (limit {MAX_FILE_BYTES // 2**20} MiB); refused")
+    try:
+        with open_bounded(path, member_caps()) as zf:
+            return _read(zf, path, with_optimizer)
+    except ZipRefused as err:
+        raise CheckpointError(path, f"{err}; refused") from None
+    except OSError as err:
+        raise CheckpointError(path, f"cannot read it ({err.strerror or err})") from None
+
+
+def _read(zf: zipfile.ZipFile, path: Path, with_optimizer: bool) -> tuple[dict, dict, dict | None]:
+    names = set(zf.namelist())
+    if not {META, POLICY} <= names:
+        raise ZipRefused(f"missing {sorted({META, POLICY} - names)}; a checkpoint holds {META} and {POLICY}")
+    meta = check_meta(parse_json(read_bounded(zf, META, MAX_META_BYTES)))
+    caps = member_caps(meta)
+    check_members(zf.infolist(), caps)  # now against the network the metadata describes
+    state = _load_tensors(read_bounded(zf, POLICY, caps[POLICY]), POLICY, caps[POLICY])
     if not isinstance(state, dict) or not all(isinstance(k, str) and torch.is_tensor(v) for k, v in state.items()):
-        raise CheckpointError(f"{path}: policy.pt must map names to tensors")
-    opt_state = _load_tensors(optimizer, "optimizer.pt", path) if optimizer is not None else None
-    return meta, state, opt_state
+        raise ZipRefused(f"{POLICY} must map names to tensors")
+    if any(v.dtype != torch.float32 for v in state.values()):
+        raise ZipRefused(f"{POLICY} holds tensors that are not float32")
+    optimizer = None
+    if with_optimizer and OPTIMIZER in names:
+        optimizer = _load_tensors(read_bounded(zf, OPTIMIZER, caps[OPTIMIZER]), OPTIMIZER, caps[OPTIMIZER])
+    return meta, state, optimizer
+
+
+def parse_json(data: bytes) -> dict[str, Any]:
+    """``meta.json`` as a dict nested at most MAX_JSON_DEPTH deep."""
+    try:
+        meta = json.loads(data)
+    except (ValueError, RecursionError) as err:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise ZipRefused(f"{META} is not JSON ({type(err).__name__})") from None
+    if not isinstance(meta, dict):
+        raise ZipRefused(f"{META} is not a JSON object")
+    if depth(meta, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise ZipRefused(f"{META} is nested more than {MAX_JSON_DEPTH} levels deep")
+    return meta
+
+
+def depth(value: Any, limit: int) -> int:
+    """Nesting depth of JSON containers, counted without recursion and stopping just past ``limit``."""
+    deepest, stack = 0, [(value, 1)]
+    while stack and deepest <= limit:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def _count(meta: dict[str, Any], key: str, minimum: int) -> int:
+    value = meta.get(key)
+    if type(value) is not int or value < minimum:  # bool is an int subclass: refused too
+        raise ZipRefused(f"{META}: {key} must be an integer of at least {minimum}, not {value!r}")
+    return value
+
+
+def check_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """The fields every rams checkpoint has, typed and within limits (the network's size above all)."""
+    if meta.get("format") != FORMAT or meta.get("version") != VERSION:
+        raise ZipRefused(f"not a {FORMAT} v{VERSION} file (format {meta.get('format')!r}, "
+                         f"version {meta.get('version')!r})")
+    if not isinstance(meta.get("game"), str):
+        raise ZipRefused(f"{META}: game must be a name, not {meta.get('game')!r}")
+    obs, actions = _count(meta, "observation_size", 1), _count(meta, "action_size", 1)
+    _count(meta, "steps", 0)
+    arch = meta.get("net_arch")
+    if not (isinstance(arch, list) and 1 <= len(arch) <= MAX_LAYERS
+            and all(type(w) is int and w >= 1 for w in arch)):
+        raise ZipRefused(f"{META}: net_arch must list 1 to {MAX_LAYERS} positive layer widths, not {arch!r}")
+    weights = parameter_count(obs, actions, arch)
+    if weights > MAX_PARAMETERS:
+        raise ZipRefused(f"{META}: net_arch {arch} on {obs} inputs means {weights:,} weights "
+                         f"(limit {MAX_PARAMETERS:,})")
+    if "num_players" in meta:
+        _count(meta, "num_players", 1)
+    if not isinstance(meta.get("rules", {}), dict):
+        raise ZipRefused(f"{META}: rules must be a mapping, not {meta.get('rules')!r}")
+    return meta
+
+
+def _load_tensors(data: bytes, member: str, cap: int) -> Any:
+    """``torch.load(weights_only=True)`` of a torch zip whose records are stored and within ``cap``; all
+    tensors finite."""
+    check_stored_archive(data, member, cap, MAX_PICKLE_BYTES)
+    try:
+        obj = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except Exception as err:  # UnpicklingError for hostile payloads, RuntimeError for corrupt data
+        raise ZipRefused(f"{member} is not a plain tensor file ({type(err).__name__})") from None
+    if not all_finite(obj):
+        raise ZipRefused(f"{member} holds NaN or infinite values")
+    return obj
+
+
+def all_finite(obj: Any) -> bool:
+    """Whether every float tensor and float in a loaded structure is finite. No recursion (any nesting), and each
+    container is visited once: a pickle can share one list at every level, a tree of 2**64 paths in 64 lists."""
+    stack, seen = [obj], set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (dict, list, tuple)):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+        if torch.is_tensor(item):
+            if item.is_floating_point() and not bool(torch.isfinite(item).all()):
+                return False
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return True

@@ -46,6 +46,7 @@ from agents.base import Agent
 from agents.checkpoint_agent import PolicyAgent, build_policy
 from agents.registry import AgentFactory, AgentSpecError, agent_factory
 from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from training.checkpoint_fit import RUN_HINT, check_table, fit_weights
 
 SELF, SNAPSHOTS = "self", "snapshots"
 SNAPSHOT_DIR = "snapshots"
@@ -248,8 +249,8 @@ class OpponentPool:
                 "results": {str(s.steps): {"deals": s.deals, "rate": s.rate} for s in self.snapshots}}
 
     def restore(self, out: Path, state: dict[str, Any] | None) -> None:
-        """Reload the snapshots a checkpoint recorded (weights-only loading; missing files are an error)."""
-        self.folder = Path(out)
+        """Reload the snapshots a checkpoint recorded (``state`` as checked by training/run_state.py): each file
+        weights-only, of this game, table and rules, taken at the step its name says; a missing file is an error."""
         results = (state or {}).get("results", {})  # absent in checkpoints written before results were kept
         self.snapshots = []
         for steps in (state or {}).get("snapshots", []):
@@ -261,13 +262,13 @@ class OpponentPool:
     def _load_snapshot(self, out: Path, steps: int, deals: int = 0, rate: float = DRAW) -> Snapshot:
         path = snapshot_path(out, steps)
         meta, weights, _ = load_checkpoint(path)
+        check_table(meta, self.game, path, hint=RUN_HINT)
+        if meta["steps"] != steps:
+            raise CheckpointError(path, f"taken at step {meta['steps']}, the run's checkpoint says {steps}")
         policy = build_policy(self.obs_size, self.n_actions, self.net_arch)
-        try:
-            policy.load_state_dict(weights, strict=True)
-        except RuntimeError as err:
-            raise CheckpointError(f"{path}: weights do not fit this run's network ({err})") from None
+        fit_weights(policy, weights, path)
         policy.set_training_mode(False)
-        return Snapshot(int(meta["steps"]), policy, deals, rate)
+        return Snapshot(steps, policy, deals, rate)
 
     def prune(self, out: Path, in_play: set[int] = frozenset()) -> None:
         """Delete snapshot files the pool no longer holds (call after the checkpoint that forgets them), except

@@ -46,6 +46,7 @@ import rams_env
 from agents.checkpoint_agent import PolicyAgent
 from agents.registry import agent_factory
 from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from training.checkpoint_fit import RUN_HINT, check_table, fit_optimizer, fit_weights
 from training.config import ConfigError, TrainConfig, as_dict, load_config
 from training.evaluation import MatchResult, duplicate_match, format_table
 from training.imitation import fit, record
@@ -53,6 +54,7 @@ from training.outputs import check_outputs, write_text
 from training.pool import SNAPSHOT_PREFIX, OpponentPool
 from training.ratings import Ratings, fit_ratings
 from training.run_plot import LEARNER, plot_history
+from training.run_state import check_run_meta
 from training.rundir import LAST, RunDirError, prepare_run_dir
 from training.single_seat import SingleSeatEnv
 from training.stopping import Interrupted, StopRequest
@@ -177,14 +179,17 @@ class Run:
         return path
 
     def resume(self) -> None:
-        """Continue from ``last.zip``: weights, optimizer, step counter, evaluation history, pool snapshots."""
-        meta, state, optimizer = load_checkpoint(self.out / "last.zip", with_optimizer=True)
-        if meta.get("game") != self.config.game or meta.get("observation_size") != self.obs_size:
-            raise CheckpointError(f"{self.out / 'last.zip'} belongs to another game or layout")
-        self.model.policy.load_state_dict(state, strict=True)
+        """Continue from ``last.zip``: weights, optimizer, step counter, evaluation history, pool snapshots.
+        Each part is checked before it is used (training/checkpoint_fit.py, training/run_state.py): a refused
+        file is a CheckpointError, which ends the command with one line."""
+        path = self.out / "last.zip"
+        meta, state, optimizer = load_checkpoint(path, with_optimizer=True)
+        check_table(meta, self.game, path, hint=RUN_HINT)
+        check_run_meta(meta, path)
+        fit_weights(self.model.policy, state, path)
         if optimizer is not None:
-            self.model.policy.optimizer.load_state_dict(optimizer)
-        self.model.num_timesteps = int(meta["steps"])
+            fit_optimizer(self.model.policy.optimizer, optimizer, path)
+        self.model.num_timesteps = meta["steps"]
         self.history = list(meta.get("history", [])) or ([meta["evaluation"]] if meta.get("evaluation") else [])
         self.pool.restore(self.out, meta.get("pool"))
         self.warm_metrics = meta.get("warm_start")

@@ -19,7 +19,7 @@ from typing import Any
 from tqdm import tqdm
 
 import rams_env
-from agents.registry import AgentSpecError, agent_factory
+from agents.registry import ALLOW_RULES_MISMATCH, AgentSpecError, agent_factory, split_checkpoint_option
 from training.bluff.record import SELF, Decision, record_deals
 from training.bluff.winchance import WinChance
 
@@ -72,16 +72,18 @@ def _natural(text: str) -> list[Any]:
 def expand_specs(specs: list[str]) -> list[str]:
     """``checkpoint:runs/x/step_*.zip`` -> one spec per matching file, in step order; others unchanged."""
     out: list[str] = []
-    for spec in specs:
+    for given in specs:
+        spec, allow = split_checkpoint_option(given)
         kind, _, arg = spec.partition(":")
         path = arg if kind == "checkpoint" else spec if spec.endswith(".zip") else None
         if path is None or not glob.has_magic(path):
-            out.append(spec)
+            out.append(given)
             continue
         matches = sorted(glob.glob(path), key=_natural)
         if not matches:
             raise AgentSpecError(f"no checkpoint matches {path!r}")
-        out.extend(f"checkpoint:{m}" for m in matches)
+        option = f",{ALLOW_RULES_MISMATCH}" if allow else ""  # kept on every file the pattern matches
+        out.extend(f"checkpoint:{m}{option}" for m in matches)
     return list(dict.fromkeys(out))
 
 
