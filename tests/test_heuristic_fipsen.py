@@ -172,7 +172,7 @@ def test_declarer_trumps_a_side_ace_with_the_lowest_trump():
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_style_plays_legally_against_random(preset):
     """Thousands of decisions: every style, mixed with random players, over whole deals."""
-    env = rams_env.make("fipsen", variant=preset)
+    env = rams_env.make("fipsen", variant=preset, illegal_action="raise")
     raw = env.unwrapped
     n, steps = raw.game.num_players, 0
     for style in STYLES:

@@ -329,7 +329,7 @@ def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
     from agents.base import play_episode
     from agents.registry import agent_factory, pretrained_path
 
-    env = rams_env.make(game, None)
+    env = rams_env.make(game, None, illegal_action="raise")
     table = env.unwrapped.game
     path = pretrained_path(game, table.num_players)
     if not path.exists():

@@ -115,7 +115,7 @@ def baseline_factory(baseline: str, game) -> Callable[[int], Agent]:
 def duplicate_match(game: str, num_players: int | None, env_kwargs: dict[str, Any], candidate: Agent,
                     baseline: str, deals: int, seed: int = 10_000) -> MatchResult:
     """Advantage per deal of ``candidate`` over ``baseline``, seated against the baseline everywhere else."""
-    env = rams_env.make(game, num_players, **env_kwargs)
+    env = rams_env.make(game, num_players, **{"illegal_action": "raise", **env_kwargs})  # an agent's bug must show
     n = env.unwrapped.game.num_players
     make_baseline = baseline_factory(baseline, env.unwrapped.game)
     samples, payoffs, references = [], [], []

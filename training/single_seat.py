@@ -34,7 +34,9 @@ class SingleSeatEnv(gym.Env):
 
     def __init__(self, game: str, opponents: OpponentFactory, num_players: int | None = None,
                  seat: int | None = None, reward_scale: float = 1.0, **options: Any) -> None:
-        self.aec = rams_env.raw_env(game, num_players, **options)
+        # a masked-out action ends the deal with a penalty, as checkers that sample unmasked actions expect
+        # (Gymnasium's and SB3's check_env); MaskablePPO never plays one
+        self.aec = rams_env.raw_env(game, num_players, **{"illegal_action": "penalty", **options})
         self.reward_scale = reward_scale  # the learner sees reward * scale (chips -> O(1) for the value net)
         self.game = self.aec.game
         self.opponents = opponents
