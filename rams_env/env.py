@@ -121,7 +121,7 @@ class RamsEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, 1.0, (game.state_layout.size,), dtype=OBS_DTYPE)
         self._rng = np.random.default_rng()
-        self.state: State | None = None
+        self.game_state: State | None = None
         self.agent_selection = None
         self._legal: list[int] = []
 
@@ -140,7 +140,7 @@ class RamsEnv(AECEnv):
         if seed is not None:
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
-        self.state = state
+        self.game_state = state
         self._paid = [0] * self.game.num_players  # scores already turned into rewards
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -155,9 +155,9 @@ class RamsEnv(AECEnv):
         self._require_reset()
         seat = self._seat[agent]
         obs = np.zeros(self.game.observation.size, dtype=OBS_DTYPE)
-        self.game.encode(self.state, seat, obs)
+        self.game.encode(self.game_state, seat, obs)
         mask = np.zeros(self.game.actions.size, dtype=np.int8)
-        if self.state.to_act == seat and not self.state.terminal:
+        if self.game_state.to_act == seat and not self.game_state.terminal:
             mask[self._legal] = 1
         return {"observation": obs, "action_mask": mask}
 
@@ -175,9 +175,9 @@ class RamsEnv(AECEnv):
         if chosen is None:  # penalty mode: the deal ends for everyone
             self._end_with_penalty(agent, action)
             return
-        self.game.apply(self.state, chosen)
+        self.game.apply(self.game_state, chosen)
         self._cumulative_rewards[agent] = 0.0
-        scores = self.state.scores
+        scores = self.game_state.scores
         # Rewards are score changes since the last reward, counted from 0 at reset, so stakes paid
         # while dealing (an ante at reset) reach the payer with her first reward.
         self.rewards = {a: float(scores[s] - self._paid[s]) for s, a in enumerate(self.possible_agents)}
@@ -190,7 +190,7 @@ class RamsEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = self.game.render(self.state, self.render_seat)
+        text = self.game.render(self.game_state, self.render_seat)
         if self.render_mode == "human":
             print(text)
             return None
@@ -202,7 +202,7 @@ class RamsEnv(AECEnv):
     def state_copy(self) -> State:
         """A clone of the full game state (all hands: for analysis, never for agents)."""
         self._require_reset()
-        return self.state.clone()
+        return self.game_state.clone()
 
     def global_state(self) -> np.ndarray:
         """PettingZoo's global state: every card's place and every seat's observation, absolute seats.
@@ -212,7 +212,7 @@ class RamsEnv(AECEnv):
         """
         self._require_reset()
         out = np.zeros(self.game.state_layout.size, dtype=OBS_DTYPE)
-        encode_global_state(self.game, self.state, out)
+        encode_global_state(self.game, self.game_state, out)
         return out
 
     # ------------------------------------------------------------------ labels
@@ -233,12 +233,12 @@ class RamsEnv(AECEnv):
     def view(self, agent: str) -> dict[str, Any]:
         """Structured seat-relative view of what ``agent`` may know (for scripted agents)."""
         self._require_reset()
-        return self.game.view(self.state, self._seat[agent])
+        return self.game.view(self.game_state, self._seat[agent])
 
     def last_breakdown(self) -> dict[str, Any]:
         """The settlement of the last finished deal (in a session the next deal has already begun)."""
         self._require_reset()
-        done = self.state.deal_breakdowns
+        done = self.game_state.deal_breakdowns
         return done[-1] if done else {}
 
     def breakdown_json(self) -> str:
@@ -247,7 +247,7 @@ class RamsEnv(AECEnv):
 
     # ---------------------------------------------------------------- helpers
     def _after_move(self) -> None:
-        state = self.state
+        state = self.game_state
         if state.terminal:
             self._legal = []
             for a in self.agents:
@@ -261,7 +261,7 @@ class RamsEnv(AECEnv):
 
     def _publish_infos(self) -> None:
         """``infos``: the same keys (INFO_KEYS) and plain numbers at every step, from reset on."""
-        state = self.state
+        state = self.game_state
         last = state.deal_results[-1] if state.deal_results else [0] * self.game.num_players
         for s, a in enumerate(self.possible_agents):
             if a in self.infos:
@@ -269,7 +269,7 @@ class RamsEnv(AECEnv):
                                  "deals_played": int(state.deals_played)}
 
     def _require_reset(self) -> None:
-        if self.state is None:
+        if self.game_state is None:
             raise ResetNeededError(f"{self.metadata['name']}: call reset() before using the environment")
 
     def _require_live(self) -> None:
@@ -310,10 +310,10 @@ class RamsEnv(AECEnv):
     def _end_with_penalty(self, agent: str, action: int) -> None:
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: (self.illegal_reward if a == agent else 0.0) for a in self.agents}
-        self.state.terminal = True
-        self.state.to_act = None
-        self.state.breakdown = {"illegal_action": {"agent": agent, "action": integral_scalar(action)}}
-        self.state.deal_breakdowns.append(self.state.breakdown)
+        self.game_state.terminal = True
+        self.game_state.to_act = None
+        self.game_state.breakdown = {"illegal_action": {"agent": agent, "action": integral_scalar(action)}}
+        self.game_state.deal_breakdowns.append(self.game_state.breakdown)
         self._legal = []
         for a in self.agents:
             self.terminations[a] = True

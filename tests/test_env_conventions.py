@@ -108,7 +108,7 @@ def check_global_state(env) -> None:
         assert np.array_equal(vector[layout[f"observation_{seat}"]], raw.observe(agent)["observation"])
     pack = raw.game.pack()
     hands = vector[layout["hands"]].reshape(raw.game.num_players, len(pack))
-    for seat, hand in enumerate(raw.state.hands):
+    for seat, hand in enumerate(raw.game_state.hands):
         assert sorted(pack.cards[i] for i in np.flatnonzero(hands[seat])) == sorted(hand)
 
 
@@ -128,7 +128,7 @@ def test_global_state_holds_every_observation_and_every_hidden_card(game, preset
     for seed in range(4):
         play_random(env, seed, check_global_state)
         env.reset(seed=seed)
-        state, g = raw.state, raw.game
+        state, g = raw.game_state, raw.game
         for seat in range(n):  # two positions with different hidden cards never share a state vector
             other = g.shuffle_unseen(state, seat, rng)
             out_a, out_b = (np.zeros(g.state_layout.size, np.float32) for _ in range(2))
@@ -151,7 +151,7 @@ def test_every_integral_scalar_discrete_accepts_is_an_action():
             assert space.contains(action)
             raw.reset(seed=3)
             raw.step(action)
-            assert raw.state.history[-1][1] == legal
+            assert raw.game_state.history[-1][1] == legal
     for bad in (np.array([legal]), np.array(float(legal)), float(legal), np.float32(legal), True, np.bool_(True)):
         raw.reset(seed=3)
         with pytest.raises(IllegalActionError, match="not an integer action id"):
@@ -204,13 +204,13 @@ def test_infos_are_fixed_shape_numbers_and_the_breakdown_stays_available(game):
 
     play_random(env, 2, check)
     raw = env.unwrapped
-    assert raw.last_breakdown() == raw.state.deal_breakdowns[-1]
-    assert env.infos == {} or all(i["deals_played"] == raw.state.deals_played for i in env.infos.values())
+    assert raw.last_breakdown() == raw.game_state.deal_breakdowns[-1]
+    assert env.infos == {} or all(i["deals_played"] == raw.game_state.deals_played for i in env.infos.values())
 
 
 # ------------------------------------------------------------------ reset options
 def first_deal(env) -> list:
-    return [sorted(h) for h in env.unwrapped.state.hands]
+    return [sorted(h) for h in env.unwrapped.game_state.hands]
 
 
 BAD_OPTIONS = [
@@ -237,12 +237,12 @@ def test_refused_reset_names_the_option_and_changes_nothing(options, message):
     env = rams_env.raw_env("toepen")
     env.reset(seed=5)
     env.step(env.legal_actions()[0])
-    during = (env.observe(env.agent_selection)["observation"].copy(), list(env.state.history))
+    during = (env.observe(env.agent_selection)["observation"].copy(), list(env.game_state.history))
     for seed in (None, 99):
         with pytest.raises(OptionError, match=re.escape(message)):
             env.reset(seed=seed, options=options)
     assert np.array_equal(env.observe(env.agent_selection)["observation"], during[0])
-    assert env.state.history == during[1]
+    assert env.game_state.history == during[1]
     env.reset()
     assert first_deal(env) == expected  # the live generator was not touched
 
@@ -256,7 +256,7 @@ def test_refused_carry_after_a_drawn_dealer_puts_the_generator_back():
         b.reset(options={"bankrolls": [1, 2]})
     a.reset()
     b.reset()
-    assert first_deal(a) == first_deal(b) and a.state.dealer == b.state.dealer
+    assert first_deal(a) == first_deal(b) and a.game_state.dealer == b.game_state.dealer
 
 
 # ------------------------------------------------------------------ lifecycle

@@ -52,7 +52,7 @@ def test_single_seat_rewards_are_the_learners_own(game):
             assert len(legal) and env.aec.agent_selection == env.learner
             obs, reward, done, _, _ = env.step(int(rng.choice(legal)))
             total += reward
-        assert total == env.aec.state.scores[seat]
+        assert total == env.aec.game_state.scores[seat]
 
 
 # ------------------------------------------------------------------------ config

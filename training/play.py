@@ -167,7 +167,7 @@ def format_breakdown(breakdown: dict[str, Any], n: int) -> str:
 
 def format_scores(table: Table, deal: list[int] | None) -> str:
     """One line per seat: this deal's result (if any) and the running score."""
-    scores = table.env.unwrapped.state.scores
+    scores = table.env.unwrapped.game_state.scores
     width = max(len(name) for name in table.names)
     lines = []
     for s, name in enumerate(table.names):
@@ -184,17 +184,17 @@ def leaders(scores: list[int]) -> list[int]:
 def report_deal(table: Table, final) -> None:
     """The deal's last table (from the human's seat), its settlement and the running scores."""
     raw = table.env.unwrapped
-    table.say(f"\n--- Deal {raw.state.deals_played} over ---")
+    table.say(f"\n--- Deal {raw.game_state.deals_played} over ---")
     table.say(raw.game.render(final, table.seat))
     table.say("Result:")
     table.say(format_breakdown(final.breakdown, raw.game.num_players))
     table.say("Scores:")
-    table.say(format_scores(table, raw.state.deal_results[-1]))
+    table.say(format_scores(table, raw.game_state.deal_results[-1]))
 
 
 def report_end(table: Table, reason: str) -> None:
     """The session's end: who won (or who leads, when it was cut short)."""
-    state = table.env.unwrapped.state
+    state = table.env.unwrapped.game_state
     top = leaders(state.scores)
     who = ", ".join(table.names[s] for s in top)
     if reason == "over":
@@ -224,7 +224,7 @@ def settled(raw, action: int):
     In a session, ``step`` replaces a settled deal by the next one at once, so the last table of
     the deal (every card played, the settlement) is read from a clone with the same action applied.
     """
-    final = raw.state.clone()
+    final = raw.game_state.clone()
     raw.game.apply_action(final, action)
     if final.deal_over:
         final.deals_played += 1
@@ -246,7 +246,7 @@ def play_session(table: Table) -> str:
             action = table.agents[seat].act(obs["observation"], obs["action_mask"], raw.view(name))
         except QuitSession as stop:
             return stop.reason
-        tricks = list(getattr(raw.state, "tricks_won", ()))
+        tricks = list(getattr(raw.game_state, "tricks_won", ()))
         final = settled(raw, action)
         table.say(f"  {table.names[seat]}: {raw.action_label(action)}")
         for s, (before, after) in enumerate(zip(tricks, getattr(final, "tricks_won", ()), strict=False)):
@@ -255,11 +255,11 @@ def play_session(table: Table) -> str:
         env.step(action)
         if final.deal_over:
             report_deal(table, final)
-            if raw.state.terminal:
+            if raw.game_state.terminal:
                 return "over"
-            if table.max_deals is not None and raw.state.deals_played >= table.max_deals:
+            if table.max_deals is not None and raw.game_state.deals_played >= table.max_deals:
                 return "limit"
-            start_deal(table, raw.state.deals_played + 1)
+            start_deal(table, raw.game_state.deals_played + 1)
     return "over"
 
 
