@@ -6,7 +6,7 @@ rewards. Illegal input is rejected here, once, for all games (as PGX's ``core.En
 does), with an :class:`IllegalActionError` that names the agent, the action and the
 legal labels, and leaves the state untouched (no ``assert``: it holds under ``-O``).
 
-Conventions the PettingZoo ecosystem relies on (docs/environment.md): :meth:`RamsEnv.global_state`
+Conventions the PettingZoo ecosystem relies on (docs/environment.md): ``state()`` (the global state)
 with ``state_space`` for centralised critics, ``infos`` of fixed-shape numbers only, integral
 scalars of any kind as actions, and ``metadata["is_parallelizable"]`` False (the seat to act does
 not cycle, so ``aec_to_parallel`` cannot apply; ``parallel_env()`` is the turn-based conversion).
@@ -62,6 +62,24 @@ class IllegalMode(Enum):
 
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
+
+
+class StateMethod:
+    """``env.state()``: PettingZoo's global state. The engine's position, once ``env.state``, is ``env.game_state``.
+
+    A callable rather than a plain method so that the old spelling (``env.state.hands``, ``env.state = ...``)
+    fails with a message naming the new one instead of misbehaving.
+    """
+
+    def __init__(self, env: RamsEnv) -> None:
+        self._env = env
+
+    def __call__(self) -> np.ndarray:
+        return self._env.global_state()
+
+    def __getattr__(self, name: str):
+        raise AttributeError(f"env.state is PettingZoo's state() method (the global state vector); the engine's "
+                             f"position is env.unwrapped.game_state (env.unwrapped.game_state.{name})")
 
 
 def integral_scalar(action: Any) -> int | None:
@@ -203,6 +221,15 @@ class RamsEnv(AECEnv):
         """A clone of the full game state (all hands: for analysis, never for agents)."""
         self._require_reset()
         return self.game_state.clone()
+
+    @property
+    def state(self) -> StateMethod:
+        """``env.state()``: PettingZoo's global state (see :meth:`global_state`)."""
+        return StateMethod(self)
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        raise AttributeError("the engine's position is env.game_state now; env.state() is PettingZoo's global state")
 
     def global_state(self) -> np.ndarray:
         """PettingZoo's global state: every card's place and every seat's observation, absolute seats.

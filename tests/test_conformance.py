@@ -129,7 +129,8 @@ def test_bad_actions_raise_and_change_nothing(game):
     for seed in range(10):
         env.reset(seed=seed)
         agent = raw.agent_selection
-        before = (raw.game_state.clone().__dict__.keys(), list(raw.game_state.history), raw.observe(agent)["observation"].copy())
+        before = (raw.game_state.clone().__dict__.keys(), list(raw.game_state.history),
+                  raw.observe(agent)["observation"].copy())
         n = raw.game.actions.size
         illegal = [a for a in range(n) if a not in raw.legal_actions()]
         for bad in [*(n if b == "n" else b for b in BAD_ACTIONS), *illegal[:3]]:

@@ -101,7 +101,8 @@ def test_is_parallelizable_tells_the_truth():
 # ------------------------------------------------------------------ global state
 def check_global_state(env) -> None:
     raw = env.unwrapped
-    vector = raw.global_state()
+    vector = env.state()
+    assert np.array_equal(vector, raw.global_state())
     layout = raw.game.state_layout
     assert raw.state_space.contains(vector)
     for seat, agent in enumerate(raw.possible_agents):
@@ -138,6 +139,16 @@ def test_global_state_holds_every_observation_and_every_hidden_card(game, preset
                 differing += 1
                 assert not np.array_equal(out_a, out_b)
     assert differing
+
+
+def test_the_old_state_attribute_names_the_new_one():
+    env = rams_env.make("toepen")
+    env.reset(seed=0)
+    assert env.state().shape == env.unwrapped.state_space.shape
+    with pytest.raises(AttributeError, match=r"env\.unwrapped\.game_state\.hands"):
+        env.unwrapped.state.hands  # noqa: B018 - the old spelling must fail loudly
+    with pytest.raises(AttributeError, match="game_state"):
+        env.unwrapped.state = env.unwrapped.game_state
 
 
 # ------------------------------------------------------------------------ actions
@@ -260,7 +271,7 @@ def test_refused_carry_after_a_drawn_dealer_puts_the_generator_back():
 
 
 # ------------------------------------------------------------------ lifecycle
-@pytest.mark.parametrize("call", ["observe", "step", "last", "view", "global_state", "last_breakdown"])
+@pytest.mark.parametrize("call", ["observe", "step", "last", "view", "state", "last_breakdown"])
 def test_raw_env_before_reset_says_so(call):
     env = rams_env.raw_env("mauscheln")
     args = {"observe": ("player_0",), "view": ("player_0",), "step": (0,)}.get(call, ())

@@ -98,7 +98,8 @@ def test_force_is_repeated_while_everyone_takes_a_trick():
     raw = env.unwrapped
     play(env, "0:Js 1:Ks 2:Qs 1:Kc 2:Qc 0:Ac 0:Kd 1:10h 2:Ad")
     assert raw.game_state.deals_played == 1 and raw.game_state.deal_results[0] == [0, 0, 0]
-    assert raw.game_state.round is Round.FORCE and raw.game_state.ledger.pot == 9  # pot shared out: a new force, new antes
+    # pot shared out: a new force, new antes
+    assert raw.game_state.round is Round.FORCE and raw.game_state.ledger.pot == 9
 
 
 # ------------------------------------------------------- special combinations

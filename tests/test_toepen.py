@@ -38,7 +38,8 @@ def play(env, moves: str) -> None:
     for move in moves.split():
         seat, label = move.split(":")
         seat = int(seat)
-        while raw.game_state.phase is Phase.WINDOW and not (raw.game_state.to_act == seat and label in ("knock", "pass")):
+        while (raw.game_state.phase is Phase.WINDOW
+               and not (raw.game_state.to_act == seat and label in ("knock", "pass"))):
             env.step(raw.action_id("pass"))
         assert raw.game_state.to_act == seat, f"expected player_{raw.game_state.to_act} to act, script says {seat}"
         env.step(raw.action_id(label))
@@ -347,7 +348,8 @@ def test_lives_lost_match_knocks_folds_and_challenges(seed, n, preset):
         action = int(legal_ids[rng.integers(len(legal_ids))])
         snapshot = None
         if raw.action_label(action) == "challenge":
-            snapshot = (raw.game_state.claimant, all(c[:-1] in ("A", "K", "Q", "J") for c in codes(raw.game_state.claim).split()))
+            claim = codes(raw.game_state.claim).split()
+            snapshot = (raw.game_state.claimant, all(c[:-1] in ("A", "K", "Q", "J") for c in claim))
         moves.append((raw.game_state.to_act, action, snapshot))
         env.step(action)
     assert raw.game_state.deal_lost == replay_lives(raw, moves)
