@@ -42,7 +42,8 @@ class ResetNeededError(RuntimeError):
 
 INFO_KEYS = ("deal_result", "score", "deals_played")
 """What ``infos[agent]`` holds, always, as plain numbers (replay buffers stack them): the agent's
-result in the last finished deal, its score in the episode, and the deals finished so far.
+result in the last finished deal, its score in the episode when that deal ended (at reset: after
+the stakes paid while dealing), and the deals finished so far. They change when a deal ends.
 The settlement itself is :meth:`RamsEnv.last_breakdown` (a dict) or :meth:`RamsEnv.breakdown_json`."""
 
 

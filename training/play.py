@@ -122,7 +122,7 @@ def build_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Tabl
     """The env (one session, rendered from the human's seat) and an agent in every seat."""
     if args.deals is not None and args.deals < 1:
         raise SetupError(f"--deals {args.deals}: give at least 1")
-    env = rams_env.make(args.game, args.players, preset=args.preset, episode="session",
+    env = rams_env.make(args.game, args.players, preset=args.preset, episode="session", illegal_action="raise",
                         render_mode="ansi", render_seat=args.seat, **parse_rules(args.rules))
     game = env.unwrapped.game
     n = game.num_players
