@@ -4,6 +4,7 @@ The tables sit between markers in each rules document::
 
     <!-- BEGIN GENERATED: actions -->  ...  <!-- END GENERATED: actions -->
     <!-- BEGIN GENERATED: observation -->  ...  <!-- END GENERATED: observation -->
+    <!-- BEGIN GENERATED: state -->  ...  <!-- END GENERATED: state -->
 
 ``python -m rams_env.doctables`` rewrites them; ``--check`` fails if any is stale
 (the test suite runs the check, so docs never disagree with the code).
@@ -29,6 +30,8 @@ def tables(game: str) -> dict[str, str]:
                    + g.actions.describe(),
         "observation": f"Observation for {g.num_players} players (seat fields have one entry per player; "
                        f"sizes scale with the table):\n\n" + g.observation.describe(),
+        "state": f"Global state for {g.num_players} players (card places in absolute seat order, then each "
+                 f"seat's observation):\n\n" + g.state_layout.describe(),
     }
 
 

@@ -5,10 +5,17 @@ for legal actions, applies them, encodes observations and turns score changes in
 rewards. Illegal input is rejected here, once, for all games (as PGX's ``core.Env``
 does), with an :class:`IllegalActionError` that names the agent, the action and the
 legal labels, and leaves the state untouched (no ``assert``: it holds under ``-O``).
+
+Conventions the PettingZoo ecosystem relies on (docs/environment.md): ``state()`` (the global state)
+with ``state_space`` for centralised critics, ``infos`` of fixed-shape numbers only, integral
+scalars of any kind as actions, and ``metadata["is_parallelizable"]`` False (the seat to act does
+not cycle, so ``aec_to_parallel`` cannot apply; ``parallel_env()`` is the turn-based conversion).
 """
 
 from __future__ import annotations
 
+import json
+import warnings
 from enum import Enum
 from typing import Any
 
@@ -17,11 +24,27 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from rams_env.game import Game, State
+from rams_env.global_state import encode_global_state
 from rams_env.observation import OBS_DTYPE
 
 
 class IllegalActionError(ValueError):
     """An action that is not legal now, out of range, or not an action at all."""
+
+
+class IllegalActionWarning(UserWarning):
+    """A masked-out action ended the episode with a penalty (``illegal_action="penalty"``)."""
+
+
+class ResetNeededError(RuntimeError):
+    """The environment was used before ``reset()`` or stepped after its episode was over."""
+
+
+INFO_KEYS = ("deal_result", "score", "deals_played")
+"""What ``infos[agent]`` holds, always, as plain numbers (replay buffers stack them): the agent's
+result in the last finished deal, its score in the episode when that deal ended (at reset: after
+the stakes paid while dealing), and the deals finished so far. They change when a deal ends.
+The settlement itself is :meth:`RamsEnv.last_breakdown` (a dict) or :meth:`RamsEnv.breakdown_json`."""
 
 
 class Episode(Enum):
@@ -34,12 +57,41 @@ class Episode(Enum):
 class IllegalMode(Enum):
     """What a masked-out (but well-formed) action does."""
 
-    RAISE = "raise"  # raise IllegalActionError, change nothing (default)
-    PENALTY = "penalty"  # end the episode; the offender gets ``illegal_reward``, others 0
+    RAISE = "raise"  # raise IllegalActionError, change nothing (raw_env's default)
+    PENALTY = "penalty"  # warn, end the episode; the offender gets ``illegal_reward``, others 0 (make's default)
 
 
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
+
+
+class StateMethod:
+    """``env.state()``: PettingZoo's global state. The engine's position, once ``env.state``, is ``env.game_state``.
+
+    A callable rather than a plain method so that the old spelling (``env.state.hands``, ``env.state = ...``)
+    fails with a message naming the new one instead of misbehaving.
+    """
+
+    def __init__(self, env: RamsEnv) -> None:
+        self._env = env
+
+    def __call__(self) -> np.ndarray:
+        return self._env.global_state()
+
+    def __getattr__(self, name: str):
+        raise AttributeError(f"env.state is PettingZoo's state() method (the global state vector); the engine's "
+                             f"position is env.unwrapped.game_state (env.unwrapped.game_state.{name})")
+
+
+def integral_scalar(action: Any) -> int | None:
+    """``action`` as an int if it is an integral scalar (int, numpy integer, 0-d integer array), else None."""
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    return None
 
 
 class RamsEnv(AECEnv):
@@ -47,11 +99,11 @@ class RamsEnv(AECEnv):
 
     Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``;
     the mask is all zeros for an agent who is not to act. Rewards are each player's
-    change of score (the game's own units); ``infos[agent]["breakdown"]`` explains the
+    change of score (the game's own units); :meth:`last_breakdown` explains the
     settlement of the last deal.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": True, "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": False, "render_fps": 1}
 
     def __init__(
         self,
@@ -86,8 +138,10 @@ class RamsEnv(AECEnv):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, 1.0, (game.state_layout.size,), dtype=OBS_DTYPE)
         self._rng = np.random.default_rng()
-        self.state: State | None = None
+        self.game_state: State | None = None
+        self.agent_selection = None
         self._legal: list[int] = []
 
     # -------------------------------------------------------------- PettingZoo
@@ -98,12 +152,14 @@ class RamsEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # refused options (OptionError) change nothing: not the generator, not the episode under way
+        rng = self._rng if seed is None else np.random.default_rng(seed)
+        state = self.game.new_state(rng, options, random_carry=self.random_carry)
+        self._rng = rng
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
-        state = self.game.new_state(self._rng, options, random_carry=self.random_carry)
-        self.state = state
+        self.game_state = state
         self._paid = [0] * self.game.num_players  # scores already turned into rewards
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -111,18 +167,25 @@ class RamsEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._publish_infos()
         self._after_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_reset()
         seat = self._seat[agent]
         obs = np.zeros(self.game.observation.size, dtype=OBS_DTYPE)
-        self.game.encode(self.state, seat, obs)
+        self.game.encode(self.game_state, seat, obs)
         mask = np.zeros(self.game.actions.size, dtype=np.int8)
-        if self.state.to_act == seat and not self.state.terminal:
+        if self.game_state.to_act == seat and not self.game_state.terminal:
             mask[self._legal] = 1
         return {"observation": obs, "action_mask": mask}
 
+    def last(self, observe: bool = True):
+        self._require_reset()
+        return super().last(observe)
+
     def step(self, action: Any) -> None:
+        self._require_live()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -131,9 +194,9 @@ class RamsEnv(AECEnv):
         if chosen is None:  # penalty mode: the deal ends for everyone
             self._end_with_penalty(agent, action)
             return
-        self.game.apply(self.state, chosen)
+        self.game.apply(self.game_state, chosen)
         self._cumulative_rewards[agent] = 0.0
-        scores = self.state.scores
+        scores = self.game_state.scores
         # Rewards are score changes since the last reward, counted from 0 at reset, so stakes paid
         # while dealing (an ante at reset) reach the payer with her first reward.
         self.rewards = {a: float(scores[s] - self._paid[s]) for s, a in enumerate(self.possible_agents)}
@@ -146,7 +209,7 @@ class RamsEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = self.game.render(self.state, self.render_seat)
+        text = self.game.render(self.game_state, self.render_seat)
         if self.render_mode == "human":
             print(text)
             return None
@@ -157,7 +220,28 @@ class RamsEnv(AECEnv):
 
     def state_copy(self) -> State:
         """A clone of the full game state (all hands: for analysis, never for agents)."""
-        return self.state.clone()
+        self._require_reset()
+        return self.game_state.clone()
+
+    @property
+    def state(self) -> StateMethod:
+        """``env.state()``: PettingZoo's global state (see :meth:`global_state`)."""
+        return StateMethod(self)
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        raise AttributeError("the engine's position is env.game_state now; env.state() is PettingZoo's global state")
+
+    def global_state(self) -> np.ndarray:
+        """PettingZoo's global state: every card's place and every seat's observation, absolute seats.
+
+        For centralised critics (MAPPO-style training), never for a seat's policy: it shows
+        every hand. Named slices: ``env.unwrapped.game.state_layout`` (docs/rules/<game>.md).
+        """
+        self._require_reset()
+        out = np.zeros(self.game.state_layout.size, dtype=OBS_DTYPE)
+        encode_global_state(self.game, self.game_state, out)
+        return out
 
     # ------------------------------------------------------------------ labels
     def action_label(self, action: int) -> str:
@@ -176,16 +260,22 @@ class RamsEnv(AECEnv):
 
     def view(self, agent: str) -> dict[str, Any]:
         """Structured seat-relative view of what ``agent`` may know (for scripted agents)."""
-        return self.game.view(self.state, self._seat[agent])
+        self._require_reset()
+        return self.game.view(self.game_state, self._seat[agent])
 
     def last_breakdown(self) -> dict[str, Any]:
         """The settlement of the last finished deal (in a session the next deal has already begun)."""
-        done = self.state.deal_breakdowns
+        self._require_reset()
+        done = self.game_state.deal_breakdowns
         return done[-1] if done else {}
+
+    def breakdown_json(self) -> str:
+        """:meth:`last_breakdown` as a JSON string (for logs and buffers that keep strings)."""
+        return json.dumps(self.last_breakdown(), sort_keys=True)
 
     # ---------------------------------------------------------------- helpers
     def _after_move(self) -> None:
-        state = self.state
+        state = self.game_state
         if state.terminal:
             self._legal = []
             for a in self.agents:
@@ -198,27 +288,46 @@ class RamsEnv(AECEnv):
             self._publish_infos()
 
     def _publish_infos(self) -> None:
+        """``infos``: the same keys (INFO_KEYS) and plain numbers at every step, from reset on."""
+        state = self.game_state
+        last = state.deal_results[-1] if state.deal_results else [0] * self.game.num_players
         for s, a in enumerate(self.possible_agents):
             if a in self.infos:
-                self.infos[a] = {
-                    "breakdown": self.last_breakdown(),
-                    "deal_result": self.state.deal_results[-1][s] if self.state.deal_results else 0,
-                    "score": self.state.scores[s],
-                }
+                self.infos[a] = {"deal_result": float(last[s]), "score": float(state.scores[s]),
+                                 "deals_played": int(state.deals_played)}
+
+    def _require_reset(self) -> None:
+        if self.game_state is None:
+            raise ResetNeededError(f"{self.metadata['name']}: call reset() before using the environment")
+
+    def _require_live(self) -> None:
+        """Stepping needs an episode with agents left (after the last ``step(None)`` none are)."""
+        self._require_reset()
+        if not self.agents:
+            raise ResetNeededError(f"{self.metadata['name']}: the episode is over (every agent has "
+                                   f"stepped out); call reset() to play again")
 
     def _check_action(self, agent: str, action: Any) -> int | None:
-        """The action as an int if legal; None if masked out in penalty mode; else raise."""
+        """The action as an int if legal; None if masked out in penalty mode; else raise.
+
+        Malformed actions (not an integral scalar, out of range) raise in every mode: they are
+        bugs, not moves. Integral scalars are what ``gymnasium.spaces.Discrete.contains`` takes
+        (ints, numpy integers, 0-d integer arrays such as SB3's ``predict``), bools excepted.
+        """
         n = self.game.actions.size
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        value = integral_scalar(action)
+        if value is None:
             raise IllegalActionError(
                 f"{agent}: action {action!r} is not an integer action id; legal: {self._legal_text()}")
-        value = int(action)
         if not 0 <= value < n:
             raise IllegalActionError(
                 f"{agent}: action {value} is out of range 0..{n - 1}; legal: {self._legal_text()}")
         if value in self._legal:
             return value
         if self.illegal_mode is IllegalMode.PENALTY:
+            warnings.warn(f"{agent}: action {value} ({self.action_label(value)}) is not legal now; the episode "
+                          f"ends with reward {self.illegal_reward} for {agent}; legal: {self._legal_text()}",
+                          IllegalActionWarning, stacklevel=3)
             return None
         raise IllegalActionError(
             f"{agent}: action {value} ({self.action_label(value)}) is not legal now; legal: {self._legal_text()}")
@@ -226,13 +335,13 @@ class RamsEnv(AECEnv):
     def _legal_text(self) -> str:
         return ", ".join(f"{a}={self.game.actions.label(a)}" for a in self._legal)
 
-    def _end_with_penalty(self, agent: str, action: Any) -> None:
+    def _end_with_penalty(self, agent: str, action: int) -> None:
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: (self.illegal_reward if a == agent else 0.0) for a in self.agents}
-        self.state.terminal = True
-        self.state.to_act = None
-        self.state.breakdown = {"illegal_action": {"agent": agent, "action": int(action)}}
-        self.state.deal_breakdowns.append(self.state.breakdown)
+        self.game_state.terminal = True
+        self.game_state.to_act = None
+        self.game_state.breakdown = {"illegal_action": {"agent": agent, "action": integral_scalar(action)}}
+        self.game_state.deal_breakdowns.append(self.game_state.breakdown)
         self._legal = []
         for a in self.agents:
             self.terminations[a] = True

@@ -7,14 +7,17 @@ from typing import Any
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from rams_env.env import Episode, RamsEnv
+from rams_env.env import Episode, IllegalMode, RamsEnv
 from rams_env.registry import make_game
 
 ENV_KEYWORDS = ("episode", "random_carry", "illegal_action", "illegal_reward", "render_mode", "render_seat")
 
 
 def raw_env(game: str, num_players: int | None = None, **kwargs: Any) -> RamsEnv:
-    """The unwrapped environment; ``kwargs`` mixes env keywords and rule options."""
+    """The unwrapped environment; ``kwargs`` mixes env keywords and rule options.
+
+    A masked-out action raises :class:`~rams_env.env.IllegalActionError` unless ``illegal_action="penalty"``.
+    """
     env_kwargs = {k: kwargs.pop(k) for k in ENV_KEYWORDS if k in kwargs}
     session = Episode(env_kwargs.get("episode", Episode.DEAL)) is Episode.SESSION
     return RamsEnv(make_game(game, num_players, session=session, **kwargs), **env_kwargs)
@@ -24,8 +27,11 @@ def make(game: str, num_players: int | None = None, **kwargs: Any):
     """``make("toepen", num_players=4, preset="siwweschroom", episode="session")``.
 
     Wrapped in PettingZoo's order-enforcing wrapper (rams checks actions itself,
-    without asserts, so PettingZoo's assert-based wrappers are not used).
+    without asserts, so PettingZoo's assert-based wrappers are not used). As PettingZoo
+    classic's ``env()`` does, a masked-out action ends the episode with ``illegal_reward``
+    (and an :class:`~rams_env.env.IllegalActionWarning`); ``illegal_action="raise"`` refuses it.
     """
+    kwargs.setdefault("illegal_action", IllegalMode.PENALTY)
     return wrappers.OrderEnforcingWrapper(raw_env(game, num_players, **kwargs))
 
 

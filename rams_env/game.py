@@ -13,6 +13,7 @@ score bookkeeping for rewards, cloning. A game module implements the hooks marke
 from __future__ import annotations
 
 import copy
+import functools
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -23,6 +24,7 @@ import numpy as np
 
 from rams_env.actions import ActionLayout
 from rams_env.cards import CardError, Pack, check_disjoint, code
+from rams_env.global_state import Place, state_layout
 from rams_env.observation import ObservationLayout
 from rams_env.rules import Rules, RulesError
 
@@ -80,6 +82,13 @@ def redeal_unseen(groups: Sequence[list[int]], rng: np.random.Generator) -> None
         at += len(g)
 
 
+def _card_group(pack: Pack, given: Any, what: str) -> tuple[int, ...]:
+    """Cards of a fixed deal given as a list of codes (or one string of codes), checked against the pack."""
+    if not isinstance(given, (str, list, tuple)):
+        raise CardError(f"{what} must be a list of card codes, got {given!r}")
+    return tuple(pack.parse(given))
+
+
 @dataclass(frozen=True)
 class DealSpec:
     """A fixed deal from reset options: hands per seat and the stock top first."""
@@ -104,6 +113,8 @@ class Game(ABC):
     """Other keyword names for ``preset`` in ``make`` (Tippen's ``ruleset``, Fipsen's ``variant``)."""
     deal_options: ClassVar[tuple[str, ...]] = ("hands", "stock")
     """Keys accepted inside ``options["deal"]``."""
+    card_places: ClassVar[dict[str, Place]] = {"hands": Place.SEATS}
+    """State fields that hold cards nobody, or not everybody, sees (global_state.py puts them in ``state()``)."""
 
     def __init__(self, num_players: int | None = None, rules: Rules | None = None, *, session: bool = False):
         self.rules = rules if rules is not None else self.rules_type()
@@ -117,6 +128,11 @@ class Game(ABC):
         self.session = bool(session)
         self.actions: ActionLayout = self.build_actions()
         self.observation: ObservationLayout = self.build_observation()
+
+    @functools.cached_property
+    def state_layout(self) -> ObservationLayout:
+        """Named fields of the global state vector (PettingZoo's ``state()``; see global_state.py)."""
+        return state_layout(self)
 
     # ----------------------------------------------------------------- fill in
     @abstractmethod
@@ -189,27 +205,53 @@ class Game(ABC):
     # ----------------------------------------------------------------- generic
     def new_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None,
                   random_carry: bool = False) -> State:
-        """A new episode: options may fix the deal, the dealer and carry-over state."""
-        options = dict(options or {})
+        """A new episode: options may fix the deal, the dealer and carry-over state.
+
+        Bad options raise :class:`OptionError` and leave ``rng`` as it was: the options are
+        checked before anything is drawn, and the game's own checks of carried-over state
+        (made while building the state) put the generator back, so a refused reset never
+        changes the deals that follow.
+        """
+        options = self._known_options(options)
+        dealer = self._check_dealer(options.pop("dealer", None))
+        deal = self.parse_deal(options.pop("deal")) if "deal" in options else None
+        saved = rng.bit_generator.state
+        try:
+            if dealer is None:
+                dealer = int(rng.integers(self.num_players))
+            carry = {**(self.random_carry(rng) if random_carry else {}), **options}
+            state = self.new_session(rng, dealer, carry)
+            self._start_deal(state, deal)
+        except OptionError:
+            rng.bit_generator.state = saved
+            raise
+        return state
+
+    def _known_options(self, options: Any) -> dict[str, Any]:
+        """The reset options as a new dict, unknown keys dropped with a warning; not a mapping: OptionError."""
+        if options is None:
+            return {}
         allowed = {"deal", "dealer", *self.carry_options}
-        unknown = sorted(set(options) - allowed)
+        if not isinstance(options, Mapping):
+            raise OptionError(f"reset options must be a mapping such as {{'dealer': 0}} (keys: "
+                              f"{', '.join(sorted(allowed))}), got {type(options).__name__} {options!r}")
+        options = dict(options)
+        unknown = sorted(set(options) - allowed, key=repr)
         if unknown:  # PettingZoo's api_test passes arbitrary options: warn, never guess
             warnings.warn(
                 f"ignoring unknown reset option {', '.join(map(repr, unknown))} for {self.name}; "
-                f"valid: {', '.join(sorted(allowed))}", UnknownResetOption, stacklevel=3)
+                f"valid: {', '.join(sorted(allowed))}", UnknownResetOption, stacklevel=4)
             for key in unknown:
                 del options[key]
-        dealer = options.pop("dealer", None)
+        return options
+
+    def _check_dealer(self, dealer: Any) -> int | None:
+        """The ``dealer`` option as a seat (None: draw one)."""
         if dealer is None:
-            dealer = int(rng.integers(self.num_players))
-        elif (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer))
-              or not 0 <= dealer < self.num_players):
-            raise OptionError(f"dealer={dealer!r} is not a seat 0..{self.num_players - 1}")
-        deal = self.parse_deal(options.pop("deal")) if "deal" in options else None
-        carry = {**(self.random_carry(rng) if random_carry else {}), **options}
-        state = self.new_session(rng, int(dealer), carry)
-        self._start_deal(state, deal)
-        return state
+            return None
+        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < self.num_players:
+            raise OptionError(f"option 'dealer'={dealer!r} is not a seat 0..{self.num_players - 1}")
+        return int(dealer)
 
     def _start_deal(self, state: State, deal: DealSpec | None) -> None:
         state.deal_start_scores = list(state.scores)
@@ -243,11 +285,15 @@ class Game(ABC):
             raise OptionError(f"unknown key {', '.join(map(repr, unknown))} in option 'deal'; "
                               f"valid: {', '.join(self.deal_options)}")
         pack = self.pack()
+        hands_given = spec.get("hands")
+        if not isinstance(hands_given, (list, tuple)):
+            raise OptionError(f"option 'deal': 'hands' must be a list of {self.num_players} hands "
+                              f"(each a list of card codes), got {hands_given!r}")
+        stock_given = "stock" in spec
         try:
-            hands = tuple(tuple(pack.parse(h)) for h in spec.get("hands", ()))
-            stock_given = "stock" in spec
-            stock = tuple(pack.parse(spec["stock"])) if stock_given else ()
-            extra = {k: tuple(pack.parse(v)) for k, v in spec.items() if k not in ("hands", "stock")}
+            hands = tuple(_card_group(pack, h, f"hand {seat}") for seat, h in enumerate(hands_given))
+            stock = _card_group(pack, spec["stock"], "'stock'") if stock_given else ()
+            extra = {k: _card_group(pack, v, repr(k)) for k, v in spec.items() if k not in ("hands", "stock")}
         except CardError as err:
             raise OptionError(f"option 'deal': {err}") from None
         if len(hands) != self.num_players:

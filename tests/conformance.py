@@ -33,11 +33,11 @@ def random_playout(env, seed: int, rng: np.random.Generator, check_hidden_every:
     env.reset(seed=seed)
     raw = env.unwrapped
     game = raw.game
-    conserved = game.conserved(raw.state)
+    conserved = game.conserved(raw.game_state)
     actions: list[int] = []
     totals = [0.0] * game.num_players
     for step in range(MAX_STEPS):
-        state = raw.state
+        state = raw.game_state
         if state.terminal:
             break
         seat = state.to_act
@@ -59,10 +59,10 @@ def random_playout(env, seed: int, rng: np.random.Generator, check_hidden_every:
         actions.append(action)
         for s, agent in enumerate(raw.possible_agents):
             totals[s] += raw.rewards.get(agent, 0.0)
-        assert game.conserved(raw.state) == conserved, f"conserved quantities changed after {action}"
+        assert game.conserved(raw.game_state) == conserved, f"conserved quantities changed after {action}"
     else:
         raise AssertionError(f"{game.name}: episode did not end in {MAX_STEPS} steps")
-    final = raw.state
+    final = raw.game_state
     assert totals == [float(x) for x in final.scores], "rewards must add up to the scores"
     assert [sum(d[s] for d in final.deal_results) for s in range(game.num_players)] == final.scores
     for _ in list(env.agents):

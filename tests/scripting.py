@@ -22,7 +22,7 @@ def play(env, moves: str) -> None:
     raw = env.unwrapped
     for move in moves.split():
         seat, label = move.split(":")
-        assert raw.state.to_act == int(seat), f"player_{raw.state.to_act} to act, script says {seat}"
+        assert raw.game_state.to_act == int(seat), f"player_{raw.game_state.to_act} to act, script says {seat}"
         env.step(action(raw, label))
 
 
@@ -33,4 +33,4 @@ def legal(raw) -> list[str]:
 
 def chips(raw) -> list[int]:
     """Every seat's bankroll: the net chips since the deal started (scenarios start bankrolls at 0)."""
-    return list(raw.state.ledger.bankrolls)
+    return list(raw.game_state.ledger.bankrolls)

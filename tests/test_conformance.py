@@ -20,7 +20,7 @@ from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import rams_env
-from rams_env.env import IllegalActionError
+from rams_env.env import IllegalActionError, IllegalActionWarning
 from rams_env.game import OptionError, UnknownResetOption
 from rams_env.rules import RulesError
 from tests.conformance import cases, random_playout
@@ -73,10 +73,12 @@ def test_session_infos_keep_each_finished_deal_s_settlement(game):
     raw, rng, seen = env.unwrapped, np.random.default_rng(3), 0
     for _agent in env.agent_iter():
         _, _, term, trunc, info = env.last()
-        if raw.state.deals_played > seen:
-            seen = raw.state.deals_played
-            assert len(raw.state.deal_breakdowns) == seen
-            assert info["breakdown"] and info["breakdown"] == raw.state.deal_breakdowns[-1]
+        if raw.game_state.deals_played > seen:
+            seen = raw.game_state.deals_played
+            assert len(raw.game_state.deal_breakdowns) == seen
+            assert raw.last_breakdown() and raw.last_breakdown() == raw.game_state.deal_breakdowns[-1]
+            seat = raw.possible_agents.index(_agent)
+            assert info["deals_played"] == seen and info["deal_result"] == raw.game_state.deal_results[-1][seat]
         if term or trunc:
             env.step(None)
             continue
@@ -122,22 +124,23 @@ BAD_ACTIONS = [-1, "n", 1.5, "3", None, True, [0]]
 
 @pytest.mark.parametrize("game", list(rams_env.GAMES))
 def test_bad_actions_raise_and_change_nothing(game):
-    env = rams_env.make(game)
+    env = rams_env.make(game, illegal_action="raise")
     raw = env.unwrapped
     for seed in range(10):
         env.reset(seed=seed)
         agent = raw.agent_selection
-        before = (raw.state.clone().__dict__.keys(), list(raw.state.history), raw.observe(agent)["observation"].copy())
+        before = (raw.game_state.clone().__dict__.keys(), list(raw.game_state.history),
+                  raw.observe(agent)["observation"].copy())
         n = raw.game.actions.size
         illegal = [a for a in range(n) if a not in raw.legal_actions()]
         for bad in [*(n if b == "n" else b for b in BAD_ACTIONS), *illegal[:3]]:
             with pytest.raises(IllegalActionError) as info:
                 env.step(bad)
             assert agent in str(info.value) and "legal:" in str(info.value)
-            assert raw.state.history == before[1]
+            assert raw.game_state.history == before[1]
             assert np.array_equal(raw.observe(agent)["observation"], before[2])
             assert raw.agent_selection == agent
-        env.step(np.int64(raw.legal_actions()[0]))  # numpy ints are fine
+        env.step(np.array(raw.legal_actions()[0]))  # numpy ints and 0-d integer arrays are fine
 
 
 @pytest.mark.parametrize("game", list(rams_env.GAMES))
@@ -147,10 +150,11 @@ def test_penalty_mode_ends_the_deal(game):
     raw = env.unwrapped
     agent = raw.agent_selection
     illegal = next(a for a in range(raw.game.actions.size) if a not in raw.legal_actions())
-    env.step(illegal)
+    with pytest.warns(IllegalActionWarning, match=rf"{agent}: action {illegal} .*legal: "):
+        env.step(illegal)
     assert all(env.terminations.values())
     assert env._cumulative_rewards[agent] == -5
-    assert raw.state.breakdown["illegal_action"]["agent"] == agent
+    assert raw.game_state.breakdown["illegal_action"]["agent"] == agent
 
 
 @pytest.mark.parametrize("game", list(rams_env.GAMES))

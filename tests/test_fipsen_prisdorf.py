@@ -17,21 +17,21 @@ PRIS = ["Ac Kc Qc Jc 10c", "Ah Kh Qh Jh 10h", "As Ks Qs Js 10s", "9c 9h 9s 8c 8h
 def test_prisdorf_holding_auction():
     """Forehand opens; the earlier of the pair holds or overcalls; a pass lets the next player in."""
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
-    assert raw.state.to_act == 0 and legal(raw)[:3] == ["bid 2", "bid 2 hand", "bid 3"]  # bids start at two
+    assert raw.game_state.to_act == 0 and legal(raw)[:3] == ["bid 2", "bid 2 hand", "bid 3"]  # bids start at two
     assert "hold" not in legal(raw) and "pass" in legal(raw) and "bid kieker" not in legal(raw)  # courts
     play(env, "0:bid_2")
-    assert raw.state.to_act == 1 and "hold" not in legal(raw) and "bid 2" not in legal(raw)
+    assert raw.game_state.to_act == 1 and "hold" not in legal(raw) and "bid 2" not in legal(raw)
     assert "bid 2 hand" in legal(raw)  # "a 2 Hand is higher than a 2"
     play(env, "1:bid_2_hand")
-    assert raw.state.to_act == 0 and "hold" in legal(raw) and "bid 3" in legal(raw)  # hold, pass or overcall
+    assert raw.game_state.to_act == 0 and "hold" in legal(raw) and "bid 3" in legal(raw)  # hold, pass or overcall
     play(env, "0:hold")
-    assert raw.state.highest_bidder == 0 and raw.state.to_act == 1
+    assert raw.game_state.highest_bidder == 0 and raw.game_state.to_act == 1
     assert "bid 2 hand" not in legal(raw) and "bid 3" in legal(raw) and "hold" not in legal(raw)
     play(env, "1:bid_3 0:pass")  # "a 3 is higher than a 2 Hand"
-    assert raw.state.to_act == 2 and raw.state.highest_bidder == 1  # the next player challenges the survivor
+    assert raw.game_state.to_act == 2 and raw.game_state.highest_bidder == 1  # the next player challenges the survivor
     assert "bid 3" not in legal(raw) and "bid 3 hand" in legal(raw)
     play(env, "2:pass 3:pass")
-    assert raw.state.declarer == 1 and raw.state.phase is Phase.DISCARD and len(raw.state.hands[1]) == 7
+    assert raw.game_state.declarer == 1 and raw.game_state.phase is Phase.DISCARD and len(raw.game_state.hands[1]) == 7
 
 
 def test_prisdorf_hand_doubles_and_durch_doubles_again():
@@ -39,15 +39,15 @@ def test_prisdorf_hand_doubles_and_durch_doubles_again():
     play(env, "0:pass 1:bid_2_hand 2:pass 3:pass 1:trump_h")
     play(env, "0:Ac 1:10h 2:As 3:9c 1:Ah 2:Ks 3:8h 0:Kc 1:Kh 2:Qs 3:9h 0:Qc")
     play(env, "1:Qh 2:Js 3:9s 0:Jc 1:Jh 2:10s 3:8c 0:10c")
-    assert raw.state.tricks_won[1] == 5 and raw.state.breakdown["points"] == 2 * 2 * 2  # two, hand, Durch
+    assert raw.game_state.tricks_won[1] == 5 and raw.game_state.breakdown["points"] == 2 * 2 * 2  # two, hand, Durch
 
 
 def test_prisdorf_failure_loses_double():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
     play(env, "0:pass 1:pass 2:pass 3:bid_5 3:discard_9c 3:discard_9s 3:trump_d")
-    while not raw.state.terminal:
+    while not raw.game_state.terminal:
         env.step(raw.legal_actions()[0])
-    assert raw.state.breakdown["points"] == -2 * 5 * 2  # five with Ruten (doubled), failed: double loss
+    assert raw.game_state.breakdown["points"] == -2 * 5 * 2  # five with Ruten (doubled), failed: double loss
 
 
 def test_prisdorf_siebener_fips_wins_thirty_without_play():
@@ -59,32 +59,32 @@ def test_prisdorf_siebener_fips_wins_thirty_without_play():
     play(env, "1:bid_5_hand")
     assert "bid siebener" in legal(raw)  # it tops every bid
     play(env, "0:bid_siebener")
-    assert raw.state.terminal and raw.state.breakdown["points"] == 30 and raw.state.tricks_played == 0
+    assert raw.game_state.terminal and raw.game_state.breakdown["points"] == 30 and raw.game_state.tricks_played == 0
 
 
 def test_prisdorf_the_dealer_may_still_open_and_ruten_doubles():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
     play(env, "0:pass 1:pass 2:pass")
-    assert raw.state.to_act == 3 and "pass" in legal(raw) and "bid 2" in legal(raw) and "hold" not in legal(raw)
+    assert raw.game_state.to_act == 3 and "pass" in legal(raw) and "bid 2" in legal(raw) and "hold" not in legal(raw)
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
     play(env, "0:bid_2 1:pass 2:pass 3:pass 0:discard_7c 0:discard_7h 0:trump_d")
     for lead in ("Ac", "Kc", "Qc", "Jc", "10c"):
         play(env, f"0:{lead}")
         for _ in range(3):
             env.step(raw.legal_actions()[0])
-    assert raw.state.breakdown["points"] == 2 * 2 * 2  # two, Ruten, Durch
+    assert raw.game_state.breakdown["points"] == 2 * 2 * 2  # two, Ruten, Durch
 
 
 def test_prisdorf_all_pass_same_dealer_deals_again():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
     play(env, "0:pass 1:pass 2:pass 3:pass")
-    assert raw.state.phase is Phase.AUCTION and raw.state.redeals == 1 and raw.state.dealer == 3
+    assert raw.game_state.phase is Phase.AUCTION and raw.game_state.redeals == 1 and raw.game_state.dealer == 3
 
 
 def test_prisdorf_kieker_takes_skat_and_the_three_aside():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
     play(env, "0:pass 1:pass 2:pass 3:bid_kieker")
-    assert raw.state.declarer == 3 and len(raw.state.hands[3]) == 10 and raw.state.to_discard == 5
+    assert raw.game_state.declarer == 3 and len(raw.game_state.hands[3]) == 10 and raw.game_state.to_discard == 5
 
 
 def test_prisdorf_ladder_order():
@@ -97,7 +97,7 @@ def test_prisdorf_ladder_order():
 def test_prisdorf_forehand_leads_follow_suit_else_any_card():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
     play(env, "0:pass 1:bid_2_hand 2:pass 3:pass 1:trump_h")
-    assert raw.state.to_act == 0  # forehand leads, not the declarer
+    assert raw.game_state.to_act == 0  # forehand leads, not the declarer
     play(env, "0:Kc")
     assert legal(raw) == sorted("Ah Kh Qh Jh 10h".split())
     play(env, "1:10h 2:10s")
@@ -111,7 +111,7 @@ def test_prisdorf_hand_and_ruten_double_twice_and_durch_again():
         play(env, f"0:{lead}")
         for _ in range(3):
             env.step(raw.legal_actions()[0])
-    assert raw.state.breakdown["points"] == 2 * 2 * 2 * 2  # two, Hand, Ruten, Durch
+    assert raw.game_state.breakdown["points"] == 2 * 2 * 2 * 2  # two, Hand, Ruten, Durch
 
 
 def test_prisdorf_kieker_between_four_and_five_made_is_a_durch():
@@ -126,4 +126,4 @@ def test_prisdorf_kieker_between_four_and_five_made_is_a_durch():
         play(env, f"0:{lead}")
         for _ in range(3):
             env.step(raw.legal_actions()[0])
-    assert raw.state.breakdown["points"] == 10 * 2  # Kieker 10, all five tricks: a Durch doubles
+    assert raw.game_state.breakdown["points"] == 10 * 2  # Kieker 10, all five tricks: a Durch doubles

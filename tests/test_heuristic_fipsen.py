@@ -33,7 +33,7 @@ def table(variant: str, hands: list[str], first: str = "", dealer: int | None = 
 def decide(raw, style: str = "default", **params) -> str:
     """The heuristic's choice for the player to act."""
     agent = FipsenHeuristic(raw.game, style=style, seed=0, **params)
-    return agent.choose(raw.view(f"player_{raw.state.to_act}"), raw.legal_labels())
+    return agent.choose(raw.view(f"player_{raw.game_state.to_act}"), raw.legal_labels())
 
 
 # ================================================================ bidding
@@ -53,7 +53,7 @@ def test_grossenaspe_kieker_is_bid_without_courts_and_conceded_when_the_pick_up_
                      first=poor)
     assert decide(raw) == "bid kieker"  # no courts: the dealt hand goes, a Kieker is worth more than passing
     play(env, "0:bid_kieker 1:pass 2:pass 3:pass")
-    while raw.state.phase.value == "discard":
+    while raw.game_state.phase.value == "discard":
         env.step(raw.action_id(decide(raw)))
     assert decide(raw) == "concede"  # five of those twelve cannot take every trick: concede five, not ten
 
@@ -63,7 +63,7 @@ def test_grossenaspe_kieker_with_top_trumps_is_played():
     env, raw = table("grossenaspe", ["7s 8s 7h 8h Ah", "As Ks Qs Js 9c", "Kh Qh Jh 10h 9h", "Kd Qd Jd 8c 7c"],
                      first=rich)
     play(env, "0:bid_kieker 1:pass 2:pass 3:pass")
-    while raw.state.phase.value == "discard":
+    while raw.game_state.phase.value == "discard":
         env.step(raw.action_id(decide(raw)))
     assert sorted(raw.view("player_0")["hand"]) == sorted("Ac Kc Qc Jc 10c".split())  # the five top clubs
     assert decide(raw) == "play_kieker"
@@ -78,7 +78,7 @@ def test_prisdorf_holder_holds_or_overcalls_with_strength_and_passes_without():
     hands = ["Ah Kh Qh Jh As", "Js 8s 9h 9c 10c", "Ks Qs 9s 10s 7s", "Ac Kc 8c Qc Jc"]
     env, raw = table("prisdorf", hands)
     play(env, "0:bid_2 1:bid_2_hand")
-    assert raw.state.holder_to_answer and decide(raw) == "bid 3 hand"  # four top hearts: overcall the 2 Hand
+    assert raw.game_state.holder_to_answer and decide(raw) == "bid 3 hand"  # four top hearts: overcall the 2 Hand
     weak = ["7s 8s 9c 10c Jh", "Js 8h 9h Qs 10s", "Ks Qc 9s 10h 7h", "Ac Kc 8c Qh Jc"]
     env, raw = table("prisdorf", weak)
     play(env, "0:bid_2 1:bid_2_hand")
@@ -118,7 +118,7 @@ def test_play_on_for_a_durch_only_with_the_rest_sure():
     hands = ["Ac Kc Qc Jc 10c", "Ah Kh Qh Jh 10h", "As Ks Qs Js 10s", "Ad Kd Qd Jd 10d"]
     env, raw = table("grossenaspe", hands, first="9c 8c")
     play(env, "0:bid_1 1:pass 2:pass 3:pass 0:discard_8c 0:discard_9c 0:trump_c 0:Ac 1:Ah 2:As 3:Ad")
-    assert raw.state.phase.value == "play_on" and decide(raw) == "play_on"  # four top trumps left
+    assert raw.game_state.phase.value == "play_on" and decide(raw) == "play_on"  # four top trumps left
     weak = ["Ac 7s 8h 9d 7h", "Ah Kh Qh Jh 10h", "As Ks Qs Js 10s", "Ad Kd Qd Jd 10d"]
     env, raw = table("grossenaspe", weak, first="8s 9s")
     play(env, "0:bid_1 1:pass 2:pass 3:pass 0:discard_8s 0:discard_9s 0:trump_c 0:Ac 1:Ah 2:As 3:Ad")
@@ -172,7 +172,7 @@ def test_declarer_trumps_a_side_ace_with_the_lowest_trump():
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_style_plays_legally_against_random(preset):
     """Thousands of decisions: every style, mixed with random players, over whole deals."""
-    env = rams_env.make("fipsen", variant=preset)
+    env = rams_env.make("fipsen", variant=preset, illegal_action="raise")
     raw = env.unwrapped
     n, steps = raw.game.num_players, 0
     for style in STYLES:
@@ -180,7 +180,7 @@ def test_every_style_plays_legally_against_random(preset):
             agents = [FipsenHeuristic(raw.game, style=style, seed=d) if (s + d) % 2 else RandomAgent(d + s)
                       for s in range(n)]
             play_episode(env, agents, seed=d)  # the env raises IllegalActionError on any illegal choice
-            steps += len(raw.state.history)
+            steps += len(raw.game_state.history)
     assert steps >= 1000
 
 

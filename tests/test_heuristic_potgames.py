@@ -45,7 +45,7 @@ def position(game: str, hands: list[str], moves: str = "", dealer: int | None = 
     raw = env.unwrapped
     for move in moves.split():
         seat, label = move.split(":")
-        assert raw.state.to_act == int(seat), f"player_{raw.state.to_act} to act, script says {seat}"
+        assert raw.game_state.to_act == int(seat), f"player_{raw.game_state.to_act} to act, script says {seat}"
         env.step(raw.action_id(label.replace("_", " ")))
     return raw
 
@@ -131,7 +131,7 @@ def test_tippen_dealer_privileges_and_robbing():
     assert decide(position("tippen", hands, turned="10h", preset="modern_knocking"), knock_min_pot=1.0) == "knock"
     robber = ["Ad Kd Jc", "7h 8c 9c", "Qs 10s 9s", "Jd 10d 9d"]
     raw = position("tippen", robber, turned="Ah", ruleset="alvensleben_robbing")
-    assert raw.state.to_act == 1 and decide(raw) == "rob"
+    assert raw.game_state.to_act == 1 and decide(raw) == "rob"
     raw = position("tippen", robber, "1:rob", turned="Ah", ruleset="alvensleben_robbing")
     assert decide(raw) == "discard 8c"  # the lowest side card
 
@@ -139,7 +139,7 @@ def test_tippen_dealer_privileges_and_robbing():
 def test_tippen_sniffer_plays_on_strong_and_drops_out_weak_and_the_dealer_shoves():
     strong = ["7c 8c 9c", "7s 8s 9s", "Js Qs Ks", "Ah Kh Qh"]
     raw = position("tippen", strong, "3:sniff 3:discard_Qh", turned="10h", pot=30, preset="alvensleben_sniffing")
-    assert raw.state.phase.value == "drop" and decide(raw) == "tap"
+    assert raw.game_state.phase.value == "drop" and decide(raw) == "tap"
     weak = ["7c 8c 9c", "7s 8s 9s", "Js Qs Ks", "7d 8d Ad"]
     raw = position("tippen", weak, "3:sniff 3:discard_7d", turned="10h", pot=30, preset="alvensleben_sniffing")
     assert decide(raw) == "drop"  # one side ace: a double bête of 33 is too likely; dropping costs 3
@@ -261,8 +261,8 @@ def test_choices_do_not_change_when_unseen_cards_are_redealt(game):
         gm = raw.game
         for deal in range(4):
             env.reset(seed=100 + deal)
-            while not raw.state.terminal:
-                state, seat = raw.state, raw.state.to_act
+            while not raw.game_state.terminal:
+                state, seat = raw.game_state, raw.game_state.to_act
                 other = gm.shuffle_unseen(state, seat, rng)
                 choices = []
                 for st in (state, other):

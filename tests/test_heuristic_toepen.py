@@ -35,7 +35,7 @@ def table(hands: list[str], dealer: int, moves: str = "", lives_lost=None, **rul
     raw = env.unwrapped
     for move in moves.split():
         seat, label = move.split(":")
-        assert raw.state.to_act == int(seat), f"script expects player_{seat}, player_{raw.state.to_act} acts"
+        assert raw.game_state.to_act == int(seat), f"script expects player_{seat}, player_{raw.game_state.to_act} acts"
         env.step(raw.action_id(label))
     return env
 
@@ -84,7 +84,7 @@ def test_third_trick_discards_the_loser_and_keeps_the_ten():
 def test_third_trick_leads_the_nine_to_keep_the_lead_and_saves_the_ten():
     hands = ["9h 7s 8d Jd", "10h 10c 9s 10d", "Jh 8c Ks Ad", "Qh Kc Qs Kd"]
     env = table(hands, dealer=3, moves="0:9h 1:10h 2:Jh 3:Qh 1:10c 2:8c 3:Kc 0:Jd", **NO_EXTRAS)
-    assert env.unwrapped.state.to_act == 1 and env.unwrapped.state.tricks_played == 2
+    assert env.unwrapped.game_state.to_act == 1 and env.unwrapped.game_state.tricks_played == 2
     assert decide(env, **QUIET) == "9s"  # only the unseen 10s beats it; the 10d wins the last trick for sure
 
 
@@ -117,7 +117,7 @@ def knocked(hand1: str, **kw):
     """player_0 knocks before the first lead; player_1 (holding ``hand1``) must stay or fold."""
     hands = ["7d 8c 9c Js", hand1, "Jc Qs 9d 8h", "Kc Ks 10d 7h"]
     env = table(hands, dealer=3, moves="0:knock", **NO_EXTRAS, **kw)
-    assert env.unwrapped.state.phase is Phase.RESPOND and env.unwrapped.state.to_act == 1
+    assert env.unwrapped.game_state.phase is Phase.RESPOND and env.unwrapped.game_state.to_act == 1
     return env
 
 
@@ -145,7 +145,7 @@ def test_stays_when_folding_would_lose_the_session_anyway():
 def test_cautious_folds_to_the_poverty_raise():
     hands = ["10h 9h 8h 7h", "Ac Kc Qc Jc", "As Ks Qs Js", "Ad Kd Qd Jd"]
     env = table(hands, dealer=3, lives_lost=[0, 9, 0, 0], preset="armoede", **NO_EXTRAS)
-    assert env.unwrapped.state.phase is Phase.RESPOND
+    assert env.unwrapped.game_state.phase is Phase.RESPOND
     assert decide(env, "cautious") == "fold"
     assert decide(env, "caller") == "stay"
 
@@ -154,7 +154,7 @@ def test_cautious_folds_to_the_poverty_raise():
 def dirty_phase(hand0: str, **kw):
     hands = [hand0, "9s 7s 10s Ac", "Ks Qs 9d 8c", "8s Js Kd 9c"]
     env = table(hands, dealer=3, announcements=False, **kw)
-    assert env.unwrapped.state.phase is Phase.DIRTY and env.unwrapped.state.to_act == 0
+    assert env.unwrapped.game_state.phase is Phase.DIRTY and env.unwrapped.game_state.to_act == 0
     return env
 
 
@@ -175,7 +175,7 @@ def test_false_dirty_claims_only_by_design():
 def test_challenges_at_its_rate_but_never_with_its_last_life():
     env = dirty_phase("Ad Kc Qh Jh")
     env.step(env.unwrapped.action_id("dirty"))
-    assert env.unwrapped.state.phase is Phase.CHALLENGE
+    assert env.unwrapped.game_state.phase is Phase.CHALLENGE
     assert decide(env, challenge_rate=1.0) == "challenge"
     assert decide(env, challenge_rate=0.0) == "accept"
     env = dirty_phase("Ad Kc Qh Jh", lives_lost=[0, 9, 0, 0])
@@ -185,7 +185,7 @@ def test_challenges_at_its_rate_but_never_with_its_last_life():
 
 def test_three_jacks_whistle_only_when_the_style_bluffs():
     env = table(["Jd Jc Jh 7h", "9h 8h 10s Ac", "Kh Qs 9d 8c", "Qh Js Kd 9c"], dealer=3, dirty_hands=False)
-    assert env.unwrapped.state.phase is Phase.ANNOUNCE
+    assert env.unwrapped.game_state.phase is Phase.ANNOUNCE
     assert decide(env, "honest") == "silent"
     assert decide(env, "bluffer") == "announce"
 
@@ -281,16 +281,16 @@ def test_choices_do_not_change_when_unseen_cards_are_redealt():
         agents = [ToepenHeuristic(game, style=STYLES[i % len(STYLES)], seed=i) for i in range(n)]
         for seed in range(15):
             env.reset(seed=seed)
-            while not raw.state.terminal:
-                seat = raw.state.to_act
-                other = game.shuffle_unseen(raw.state, seat, rng)
+            while not raw.game_state.terminal:
+                seat = raw.game_state.to_act
+                other = game.shuffle_unseen(raw.game_state, seat, rng)
                 twin = copy.deepcopy(agents[seat])
                 mask = np.zeros(game.actions.size, dtype=np.int8)
-                mask[game.legal_actions(raw.state)] = 1
+                mask[game.legal_actions(raw.game_state)] = 1
                 obs_a, obs_b = game.observation.zeros(), game.observation.zeros()
-                game.encode(raw.state, seat, obs_a)
+                game.encode(raw.game_state, seat, obs_a)
                 game.encode(other, seat, obs_b)
-                a = agents[seat].act(obs_a, mask, game.view(raw.state, seat))
+                a = agents[seat].act(obs_a, mask, game.view(raw.game_state, seat))
                 assert twin.act(obs_b, mask, game.view(other, seat)) == a
                 env.step(a)
 

@@ -28,21 +28,21 @@ def table(hands=HANDS, turned="9h", dealer=3, pot=0, stock=None, n=None, **rules
 # ------------------------------------------------------------------- "Bidding"
 def test_bidding_order_and_masks():
     env, raw = table()
-    assert raw.state.ledger.pot == 4 and chips(raw) == [0, 0, 0, -4]  # the dealer's Pinke
-    assert raw.state.phase is Phase.SNEAK and raw.state.to_act == 0  # forehand opens
+    assert raw.game_state.ledger.pot == 4 and chips(raw) == [0, 0, 0, -4]  # the dealer's Pinke
+    assert raw.game_state.phase is Phase.SNEAK and raw.game_state.to_act == 0  # forehand opens
     assert legal(raw) == ["pass", "sneak"]
     play(env, "0:pass 1:sneak")
-    assert raw.state.phase is Phase.JOIN and raw.state.to_act == 2  # the others, from the sneaker's left
+    assert raw.game_state.phase is Phase.JOIN and raw.game_state.to_act == 2  # the others, from the sneaker's left
     assert legal(raw) == ["join", "pass"]
     play(env, "2:pass 3:pass 0:join")  # a player who passed on sneaking may still join
-    assert raw.state.phase is Phase.EXCHANGE and raw.state.to_act == 0  # active players from forehand
+    assert raw.game_state.phase is Phase.EXCHANGE and raw.game_state.to_act == 0  # active players from forehand
 
 
 def test_sneak_and_all_pass_sneaker_takes_the_pot():
     env, raw = table(pot=8)
     play(env, "0:sneak 1:pass 2:pass 3:pass")
-    assert raw.state.terminal and raw.state.breakdown["reason"] == "all_passed"
-    assert chips(raw) == [12, 0, 0, -4] and raw.state.ledger.pot == 0
+    assert raw.game_state.terminal and raw.game_state.breakdown["reason"] == "all_passed"
+    assert chips(raw) == [12, 0, 0, -4] and raw.game_state.ledger.pot == 0
 
 
 def test_nobody_sneaks_cards_thrown_in_next_player_pays_and_deals():
@@ -50,15 +50,15 @@ def test_nobody_sneaks_cards_thrown_in_next_player_pays_and_deals():
     env.reset(seed=1, options={"dealer": 3, "pot": 0, "bankrolls": [0, 0, 0, 0]})
     raw = env.unwrapped
     play(env, "0:pass 1:pass 2:pass 3:pass")
-    assert raw.state.deals_played == 1 and raw.state.dealer == 0
-    assert raw.state.ledger.pot == 8 and chips(raw) == [-4, 0, 0, -4]  # the pot grows
+    assert raw.game_state.deals_played == 1 and raw.game_state.dealer == 0
+    assert raw.game_state.ledger.pot == 8 and chips(raw) == [-4, 0, 0, -4]  # the pot grows
 
 
 # ------------------------------------------------------------ "Playing", "Scoring"
 def test_follow_head_and_shares_per_trick():
     env, raw = table()
     play(env, "0:sneak 1:join 2:join 3:pass 0:done 1:done 2:done")
-    assert raw.state.to_act == 0  # the sneaker leads
+    assert raw.game_state.to_act == 0  # the sneaker leads
     play(env, "0:Ah")
     assert legal(raw) == ["10h", "Jh"]  # must follow; cannot head the ace
     play(env, "1:Jh")
@@ -66,9 +66,9 @@ def test_follow_head_and_shares_per_trick():
     play(env, "2:7s 0:Kh 1:10h 2:8s 0:Qh 1:8c 2:Ks 0:7c")
     assert legal(raw) == ["9c"]  # follow and head: the 9 beats the 7, the 8 does not
     play(env, "1:9c 2:As")
-    assert raw.state.tricks_won == [3, 1, 0, 0]
+    assert raw.game_state.tricks_won == [3, 1, 0, 0]
     # pot 4: a trick earns 1; the trickless joiner pays a bête of the pot (4)
-    assert chips(raw) == [3, 1, -4, -4] and raw.state.ledger.pot == 4
+    assert chips(raw) == [3, 1, -4, -4] and raw.game_state.ledger.pot == 4
 
 
 @pytest.mark.parametrize(("hands", "moves", "expected_chips", "expected_pot"), [
@@ -85,8 +85,8 @@ def test_follow_head_and_shares_per_trick():
 def test_sneaker_betes(hands, moves, expected_chips, expected_pot):
     env, raw = table(hands=hands, pot=8)
     play(env, "0:sneak 1:join 2:pass 3:pass 0:done 1:done " + moves)
-    assert raw.state.terminal
-    assert chips(raw) == expected_chips and raw.state.ledger.pot == expected_pot
+    assert raw.game_state.terminal
+    assert chips(raw) == expected_chips and raw.game_state.ledger.pot == expected_pot
 
 
 def test_trick_share_of_the_pinke_option():
@@ -104,7 +104,7 @@ def test_belli_is_the_second_trump():
     play(env, "1:7d")
     assert legal(raw) == ["Kh"]
     play(env, "2:Kh")
-    assert raw.state.tricks_won == [0, 1, 0, 0]  # Belli beats the king of trumps
+    assert raw.game_state.tricks_won == [0, 1, 0, 0]  # Belli beats the king of trumps
     play(env, "1:Kc 2:As 0:10c")
     play(env, "1:Qc 2:Ks 0:9c 1:Jc 2:Qs 0:Ah")
 
@@ -117,7 +117,7 @@ def test_weli_is_the_33rd_card_and_second_trump():
     play(env, "0:sneak 1:join 2:join 3:pass 0:done 1:done 2:done 0:Ah")
     assert legal(raw) == ["6d"]
     play(env, "1:6d 2:Kh")
-    assert raw.state.tricks_won == [1, 0, 0, 0]  # the Weli ranks below the trump ace
+    assert raw.game_state.tricks_won == [1, 0, 0, 0]  # the Weli ranks below the trump ace
 
 
 def test_belli_penalty_when_it_falls_to_the_ace():
@@ -125,7 +125,7 @@ def test_belli_penalty_when_it_falls_to_the_ace():
     env, raw = table(hands=hands, turned="9h", belli=True, belli_penalty=2)
     play(env, "0:sneak 1:join 2:join 3:pass 0:done 1:done 2:done 0:Ah 1:7d 2:Kh")
     play(env, "0:Qh 1:Kc 2:As 0:9c 1:Qc 2:Ks 1:Jc 2:Qs 0:10c")
-    assert raw.state.breakdown["belli_penalties"] == [1]
+    assert raw.game_state.breakdown["belli_penalties"] == [1]
 
 
 # ----------------------------------------------------------- exchange, quartets
@@ -134,40 +134,40 @@ def test_exchange_up_to_four_as_far_as_the_talon_lasts():
                      stock="7h 8h 10s 9s Js Qc Kc Ac 10c Jc Qs")
     play(env, "0:sneak 1:join 2:join 3:join 4:join")
     play(env, "0:discard_7c 0:done")
-    assert raw.state.hands[0] == cards("Ah Kh Qh 7h")  # the talon's top card
+    assert raw.game_state.hands[0] == cards("Ah Kh Qh 7h")  # the talon's top card
     play(env, "1:discard_8c 1:discard_9c 1:discard_Jh 1:discard_10h")  # four: the exchange ends itself
-    assert raw.state.to_act == 2 and len(raw.state.talon) == 6
+    assert raw.game_state.to_act == 2 and len(raw.game_state.talon) == 6
     play(env, "2:discard_As 2:discard_Ks 2:discard_7s 2:done")
-    assert raw.state.to_act == 3 and len(raw.state.talon) == 3
+    assert raw.game_state.to_act == 3 and len(raw.game_state.talon) == 3
     play(env, "3:discard_Ad 3:discard_Kd 3:discard_Qd")  # the talon is used up: the exchange ends itself
-    assert raw.state.talon == [] and raw.state.hands[3] == cards("Jd 10c Jc Qs")
-    assert raw.state.exchanged == [1, 4, 3, 3, 0] and raw.state.phase is Phase.PLAY  # player_4 had no talon
+    assert raw.game_state.talon == [] and raw.game_state.hands[3] == cards("Jd 10c Jc Qs")
+    assert raw.game_state.exchanged == [1, 4, 3, 3, 0] and raw.game_state.phase is Phase.PLAY  # player_4 had no talon
 
 
 def test_quartet_is_discarded_paid_for_and_replaced():
     hands = ["Ac As Ah Ad", "Jh 10h 8c 9c", "Ks 7s 8s Qs", "Kd Qd Jd 10d"]
     env, raw = table(hands=hands, turned="9h", stock="7c Kh 7h 8h 10s 9s Js Qc Kc 10c Jc Qh 7d 8d 9d", quartets=True)
-    assert raw.state.hands[0] == cards("7c Kh 7h 8h")
-    assert raw.state.quartets == [1, 0, 0, 0] and raw.state.ledger.pot == 8 and chips(raw)[0] == -4
+    assert raw.game_state.hands[0] == cards("7c Kh 7h 8h")
+    assert raw.game_state.quartets == [1, 0, 0, 0] and raw.game_state.ledger.pot == 8 and chips(raw)[0] == -4
     assert sorted(raw.view("player_0")["own_discards"]) == sorted(["Ac", "As", "Ah", "Ad"])
     assert raw.view("player_1")["quartets"][3] == 1  # public: player_0 is three seats on player_1's left
     play(env, "0:sneak 1:join 2:pass 3:pass")
-    assert raw.state.to_act == 0 and "discard 7c" in legal(raw)  # the new hand may be exchanged
+    assert raw.game_state.to_act == 0 and "discard 7c" in legal(raw)  # the new hand may be exchanged
 
 
 # ------------------------------------------------------------------- "Knocking"
 def test_dealer_knocks_blind_and_takes_the_turn_up():
     env, raw = table(turned="Ac", stock="7h 8h 10s 9s Js Qc Kc 10c Jc Qs 8d 9d 10d 7d 9h", dealer_knock=True)
-    assert raw.state.phase is Phase.KNOCK and raw.state.to_act == 3
+    assert raw.game_state.phase is Phase.KNOCK and raw.game_state.to_act == 3
     obs = raw.observe("player_3")["observation"]
     assert not obs[raw.game.observation["hand"]].any()  # the dealer has not looked at the hand
     assert raw.view("player_3")["hand"] == []
     play(env, "3:knock 0:join 1:pass 2:pass")
-    assert raw.state.to_act == 3 and "done" not in legal(raw)  # must exchange for the turn-up
+    assert raw.game_state.to_act == 3 and "done" not in legal(raw)  # must exchange for the turn-up
     play(env, "3:discard_Jd 3:discard_Qd 3:done")
-    assert sorted(raw.state.hands[3]) == sorted(cards("Ad Kd Ac 7h"))
+    assert sorted(raw.game_state.hands[3]) == sorted(cards("Ad Kd Ac 7h"))
     play(env, "0:done")
-    assert raw.state.phase is Phase.PLAY and raw.state.to_act == 3  # the knocker leads
+    assert raw.game_state.phase is Phase.PLAY and raw.game_state.to_act == 3  # the knocker leads
 
 
 KNOCK_HANDS = ["Ah Kh Qh 7c", "Jh 10h 8c 9c", "As Ks 7s 8s", "Ad Kd Qd Jd"]
@@ -185,15 +185,15 @@ def test_knocking_dealer_is_the_sneaker_and_leads(discards, stock, moves, tricks
     env, raw = table(hands=KNOCK_HANDS, turned="Ac", stock=stock, dealer_knock=True)
     play(env, "3:knock 0:pass 1:join 2:pass " + " ".join(f"3:discard_{c}" for c in discards.split()))
     play(env, "3:done 1:done")
-    assert raw.state.phase is Phase.PLAY and raw.state.to_act == 3 and raw.state.sneaker == 3
+    assert raw.game_state.phase is Phase.PLAY and raw.game_state.to_act == 3 and raw.game_state.sneaker == 3
     play(env, moves)
-    assert raw.state.tricks_won == tricks and chips(raw) == expected and raw.state.ledger.pot == 4
+    assert raw.game_state.tricks_won == tricks and chips(raw) == expected and raw.game_state.ledger.pot == 4
 
 
 def test_knocking_dealer_takes_the_pot_when_all_fold():
     env, raw = table(hands=KNOCK_HANDS, turned="Ac", pot=8, dealer_knock=True)
     play(env, "3:knock 0:pass 1:pass 2:pass")
-    assert raw.state.breakdown["reason"] == "all_passed" and chips(raw) == [0, 0, 0, 8]
+    assert raw.game_state.breakdown["reason"] == "all_passed" and chips(raw) == [0, 0, 0, 8]
 
 
 @pytest.mark.parametrize(("special", "card"), [("belli", "7d"), ("weli", "6d")])
@@ -212,7 +212,7 @@ def test_belli_and_weli_are_trumps_not_diamonds(special, card, p1, expected):
 
 def test_knock_only_on_a_high_turn_up():
     env, raw = table(turned="9h", dealer_knock=True)
-    assert raw.state.phase is Phase.SNEAK
+    assert raw.game_state.phase is Phase.SNEAK
 
 
 # ------------------------------------------------------------------ options
@@ -231,9 +231,9 @@ def test_large_table_with_the_52_card_pack():
     env = rams_env.make("mauscheln", 10, large_pack=True)
     env.reset(seed=0)
     raw = env.unwrapped
-    assert len(raw.game.pack()) == 52 and len(raw.state.talon) == 52 - 41
+    assert len(raw.game.pack()) == 52 and len(raw.game_state.talon) == 52 - 41
     rng = np.random.default_rng(0)
-    while not raw.state.terminal:
+    while not raw.game_state.terminal:
         env.step(int(rng.choice(raw.legal_actions())))
 
 

@@ -169,7 +169,7 @@ def test_single_seat_env_reports_every_finished_deal_to_the_opponent_factory():
             total += reward
         names, payoffs, seat = opponents.calls[-1]
         assert seat == info["seat"] and names == [f"seat{i}" for i in range(4)]
-        assert payoffs == list(env.aec.state.scores) and payoffs[seat] == total
+        assert payoffs == list(env.aec.game_state.scores) and payoffs[seat] == total
     assert len(opponents.calls) == 20
 
 

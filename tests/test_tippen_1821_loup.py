@@ -21,19 +21,19 @@ def test_1821_dealer_last_card_shows_trumps_and_one_counter_per_trick():
     hands = ["Ah Kh 7c", "Qh 8c 9s", "As Ks Qs", "7d 8d 9h"]
     env, raw = table(hands=hands, turned=None, ruleset="drei_karten_1821")
     assert raw.view("player_0")["trump_card"] == "9h" and raw.view("player_0")["trump"] == "h"
-    assert raw.state.forced and raw.state.phase is Phase.PLAY  # everyone plays the first hand
+    assert raw.game_state.forced and raw.game_state.phase is Phase.PLAY  # everyone plays the first hand
     play(env, "0:Ah 1:Qh 2:As 3:9h 0:Kh 1:8c 2:Ks 3:7d 0:7c 1:9s 2:Qs 3:8d")
-    assert raw.state.tricks_won == [3, 0, 0, 0]
+    assert raw.game_state.tricks_won == [3, 0, 0, 0]
     # a counter per trick; the trickless pay 3 the first time, doubling the pool
-    assert chips(raw) == [3, -3, -3, -6] and raw.state.ledger.pot == 9
+    assert chips(raw) == [3, -3, -3, -6] and raw.game_state.ledger.pot == 9
 
 
 def test_1821_with_a_bete_anyone_may_pass_and_tricks_still_earn_a_counter():
     env, raw = table(hands=H4, turned=None, ruleset="drei_karten_1821", pot=6)
-    assert raw.state.phase is Phase.BID
+    assert raw.game_state.phase is Phase.BID
     play(env, "0:tap 1:tap 2:pass 3:pass 0:Ah 1:Qh 0:7c 1:8c 1:9c 0:Kh")
-    assert raw.state.tricks_won == [2, 1, 0, 0]
-    assert chips(raw) == [2, 1, 0, -3] and raw.state.ledger.pot == 6
+    assert raw.game_state.tricks_won == [2, 1, 0, 0]
+    assert chips(raw) == [2, 1, 0, -3] and raw.game_state.ledger.pot == 6
 
 
 @pytest.mark.parametrize(("hands", "moves", "tricks"), [
@@ -47,15 +47,15 @@ def test_1821_with_a_bete_anyone_may_pass_and_tricks_still_earn_a_counter():
 def test_1821_lose_with_two_trumps_make_two_tricks_without_one(hands, moves, tricks):
     env, raw = table(hands=hands, turned=None, ruleset="drei_karten_1821")
     play(env, moves)
-    assert raw.state.tricks_won == tricks
-    assert chips(raw) == [2, -3, -3, 1 - 3] and raw.state.ledger.pot == 6  # a counter a trick; bêtes of 3
+    assert raw.game_state.tricks_won == tricks
+    assert chips(raw) == [2, -3, -3, 1 - 3] and raw.game_state.ledger.pot == 6  # a counter a trick; bêtes of 3
 
 
 def test_1821_with_a_bete_the_trickless_player_doubles_the_pool():
     env, raw = table(hands=H4, turned=None, ruleset="drei_karten_1821", pot=6)
     play(env, "0:tap 1:tap 2:tap 3:pass 0:Ah 1:Qh 2:As 0:Kh 1:8c 2:Ks 0:7c 1:9c 2:Qs")
-    assert raw.state.tricks_won == [2, 1, 0, 0]
-    assert chips(raw) == [2, 1, -9, -3] and raw.state.ledger.pot == 9 - 3 + 9
+    assert raw.game_state.tricks_won == [2, 1, 0, 0]
+    assert chips(raw) == [2, 1, -9, -3] and raw.game_state.ledger.pot == 9 - 3 + 9
 
 
 def test_1821_table_sizes_and_everyone_plays_the_first_hand():
@@ -63,8 +63,8 @@ def test_1821_table_sizes_and_everyone_plays_the_first_hand():
     with pytest.raises(ValueError, match="num_players"):
         rams_env.make("tippen", 7, ruleset="drei_karten_1821")
     env, raw = table(hands=H4, turned=None, ruleset="drei_karten_1821")
-    assert raw.state.bids == [raw.state.bids[0]] * 4 and raw.state.forced
-    assert raw.state.hands[3][-1] == raw.game.pack().parse("9h")[0]  # the trump card stays with the dealer
+    assert raw.game_state.bids == [raw.game_state.bids[0]] * 4 and raw.game_state.forced
+    assert raw.game_state.hands[3][-1] == raw.game.pack().parse("9h")[0]  # the trump card stays with the dealer
 
 
 # ================================================================ Loup
@@ -72,7 +72,7 @@ def test_loup_six_cards_each_six_counters():
     env = rams_env.make("tippen", 5, ruleset="loup")
     env.reset(seed=0, options={"dealer": 4, "pot": 0})
     raw = env.unwrapped
-    assert all(len(h) == 6 for h in raw.state.hands) and raw.state.ledger.pot == 6
+    assert all(len(h) == 6 for h in raw.game_state.hands) and raw.game_state.ledger.pot == 6
     with pytest.raises(ValueError, match="num_players"):
         rams_env.make("tippen", 6, ruleset="loup")
 
@@ -80,10 +80,10 @@ def test_loup_six_cards_each_six_counters():
 def test_loup_six_tricks_one_counter_each_trickless_pays_the_pot():
     hands = ["Ac Kc Qc Jc 10c 9c", "Ah Kh Qh Jh 10h 9h", "As Ks Qs Js 10s 9d"]
     env, raw = table(hands=hands, turned=None, dealer=2, ruleset="loup")
-    assert raw.view("player_0")["trump"] == "d" and raw.state.ledger.pot == 6  # the dealer antes 6
+    assert raw.view("player_0")["trump"] == "d" and raw.game_state.ledger.pot == 6  # the dealer antes 6
     play(env, "0:Ac 1:Ah 2:As 0:Kc 1:Kh 2:Ks 0:Qc 1:Qh 2:Qs 0:Jc 1:Jh 2:Js 0:10c 1:10h 2:10s 0:9c 1:9h 2:9d")
-    assert raw.state.tricks_won == [5, 0, 1]
-    assert chips(raw) == [5, -6, -5] and raw.state.ledger.pot == 6
+    assert raw.game_state.tricks_won == [5, 0, 1]
+    assert chips(raw) == [5, -6, -5] and raw.game_state.ledger.pot == 6
 
 
 L4 = ["Ac Kc Qc 7h 8s 9d", "Jc 10c Ah 7s 8d 9s", "9c 8c Kh Qh As Jh", "7c Ks Qs Js 10d 7d"]  # trumps: the 7d
@@ -102,7 +102,7 @@ LOUP_LEGAL = [
 @pytest.mark.parametrize(("moves", "expected"), LOUP_LEGAL)
 def test_loup_legal_plays(moves, expected):
     env, raw = table(hands=L4, turned=None, ruleset="loup")
-    assert raw.view("player_0")["trump_card"] == "7d" and raw.state.phase is Phase.PLAY  # forced: 6 in the pot
+    assert raw.view("player_0")["trump_card"] == "7d" and raw.game_state.phase is Phase.PLAY  # forced: 6 in the pot
     if moves:
         play(env, moves)
     assert legal(raw) == sorted(expected.split())
@@ -113,8 +113,8 @@ def test_loup_with_a_bete_a_trickless_player_pays_the_pot():
     env, raw = table(hands=hands, turned=None, dealer=2, ruleset="loup", pot=6)
     play(env, "0:tap 1:tap 2:pass " + " ".join(f"0:{c} 1:{h}" for c, h in zip(hands[0].split(), hands[1].split(),
                                                                                  strict=True)))
-    assert raw.state.tricks_won == [6, 0, 0]
-    assert chips(raw) == [6, -12, -6] and raw.state.ledger.pot == 12 - 6 + 12  # a counter a trick; the pot
+    assert raw.game_state.tricks_won == [6, 0, 0]
+    assert chips(raw) == [6, -12, -6] and raw.game_state.ledger.pot == 12 - 6 + 12  # a counter a trick; the pot
 
 
 def test_loup_follow_suit_and_free_trumping():
@@ -134,10 +134,10 @@ def test_old_rule_sets_lone_player_and_all_pass_with_a_bete(ruleset):
     stake = 3 if ruleset == "drei_karten_1821" else 6
     env, raw = table(hands=hands, turned=None, ruleset=ruleset, pot=6)
     play(env, "0:pass 1:tap 2:pass 3:pass")
-    assert raw.state.breakdown["reason"] == "lone_player" and chips(raw) == [0, 6 + stake, 0, -stake]
+    assert raw.game_state.breakdown["reason"] == "lone_player" and chips(raw) == [0, 6 + stake, 0, -stake]
     env, raw = table(hands=hands, turned=None, ruleset=ruleset, pot=6)
     play(env, "0:pass 1:pass 2:pass 3:pass")
-    assert raw.state.ledger.pot == 6 + stake and raw.state.dealer == 0
+    assert raw.game_state.ledger.pot == 6 + stake and raw.game_state.dealer == 0
 
 
 @pytest.mark.parametrize("ruleset", ["drei_karten_1821", "loup"])

@@ -21,8 +21,8 @@ def test_1859_first_lead_trump_ace_to_second_trick_counters_and_betes():
     play(env, "0:Ah")
     assert legal(raw) == ["8c", "9c"]  # void in trumps: free
     play(env, "1:8c 2:Ks 3:8d 0:7c 1:9c 2:As 3:9d")
-    assert raw.state.tricks_won == [2, 1, 0, 0]
-    assert chips(raw) == [2, 1, -3, -6] and raw.state.ledger.pot == 6  # one counter per trick; bête = stake
+    assert raw.game_state.tricks_won == [2, 1, 0, 0]
+    assert chips(raw) == [2, 1, -3, -6] and raw.game_state.ledger.pot == 6  # one counter per trick; bête = stake
 
 
 def test_1859_free_trumping_and_a_third_of_the_pot_with_a_bete():
@@ -33,44 +33,44 @@ def test_1859_free_trumping_and_a_third_of_the_pot_with_a_bete():
     play(env, "0:7c 1:9c 1:As")
     assert legal(raw) == sorted(["8c", "Ah"])  # void in spades: may trump or discard
     play(env, "0:8c 1:Kh 0:Ah")
-    assert raw.state.tricks_won == [1, 2, 0, 0]
-    assert chips(raw) == [3, 6, 0, -3] and raw.state.ledger.pot == 0  # a third of 9 per trick
+    assert raw.game_state.tricks_won == [1, 2, 0, 0]
+    assert chips(raw) == [3, 6, 0, -3] and raw.game_state.ledger.pot == 0  # a third of 9 per trick
 
 
 # ============================================================ variations
 def test_1859_robbing_the_upcard_with_the_trump_seven():
     hands = ["Ah Kh 7c", "7h 8c 9s", "As Ks Qs", "7d 8d 9d"]
     env, raw = table(hands=hands, ruleset="alvensleben_robbing")
-    assert raw.state.phase is Phase.ROB and raw.state.to_act == 1
+    assert raw.game_state.phase is Phase.ROB and raw.game_state.to_act == 1
     play(env, "1:rob 1:discard_8c")
     assert sorted(raw.view("player_1")["hand"]) == sorted(["7h", "9s", "10h"])
-    assert raw.view("player_0")["upcard_holder"] == 1 and raw.state.phase is Phase.PLAY
+    assert raw.view("player_0")["upcard_holder"] == 1 and raw.game_state.phase is Phase.PLAY
 
 
 def test_1859_sniffing_drop_out_pays_a_simple_bete():
     env, raw = table(ruleset="alvensleben_sniffing", pot=6)
-    assert raw.state.phase is Phase.DEALER and raw.view("player_3")["trump"] is None
+    assert raw.game_state.phase is Phase.DEALER and raw.view("player_3")["trump"] is None
     play(env, "3:sniff")
     assert raw.view("player_0")["trump_card"] == "10h"  # the upcard is taken openly
     play(env, "3:discard_7d")
     assert legal(raw) == ["drop", "tap"]
     play(env, "3:drop")
-    assert chips(raw) == [0, 0, 0, -6] and raw.state.ledger.pot == 12 and raw.state.phase is Phase.BID
+    assert chips(raw) == [0, 0, 0, -6] and raw.game_state.ledger.pot == 12 and raw.game_state.phase is Phase.BID
 
 
 def test_1859_sniffer_without_a_trick_pays_a_double_bete():
     hands = ["Ah Kh 7c", "Qh 8c 9s", "As Ks Qs", "7d 8d 9d"]
     env, raw = table(hands=hands, ruleset="alvensleben_sniffing", pot=6)
     play(env, "3:sniff 3:discard_7d 3:tap 0:tap 1:pass 2:pass 0:Ah 3:10h 0:Kh 3:8d 0:7c 3:9d")
-    assert raw.state.tricks_won == [3, 0, 0, 0]
-    assert raw.state.breakdown["betes"][3] == 18 and chips(raw)[3] == -3 - 18
+    assert raw.game_state.tricks_won == [3, 0, 0, 0]
+    assert raw.game_state.breakdown["betes"][3] == 18 and chips(raw)[3] == -3 - 18
 
 
 def test_1859_maximum_bete_sets_the_excess_aside():
     env, raw = table(hands=HANDS_1905, ruleset="alvensleben_max_bete", pot=30)
-    assert raw.state.ledger.pot == 24 and raw.state.ledger.set_aside == 9  # 30 + the dealer's 3, capped at 24
+    assert raw.game_state.ledger.pot == 24 and raw.game_state.ledger.set_aside == 9  # 30 + the dealer's 3, capped at 24
     play(env, "0:tap 1:pass 2:pass 3:pass")  # a lone player takes the 24 in play
-    assert chips(raw) == [24, 0, 0, -3] and raw.state.ledger.pot == 0 and raw.state.ledger.set_aside == 9
+    assert chips(raw) == [24, 0, 0, -3] and raw.game_state.ledger.pot == 0 and raw.game_state.ledger.set_aside == 9
 
 
 class ScriptedCut:
@@ -102,5 +102,5 @@ def test_1859_hop_and_jump_never_forces_play():
         env = rams_env.make("tippen", 4, ruleset="alvensleben_hop_and_jump")
         env.reset(seed=seed, options={"pot": 0, "bankrolls": [0] * 4})
         raw = env.unwrapped
-        assert raw.state.phase is Phase.BID and not raw.state.forced
-        assert raw.state.ledger.pot == 3 * (raw.state.hops + 1)
+        assert raw.game_state.phase is Phase.BID and not raw.game_state.forced
+        assert raw.game_state.ledger.pot == 3 * (raw.game_state.hops + 1)

@@ -54,7 +54,7 @@ def test_single_seat_rewards_are_the_learners_own(game):
             assert len(legal) and env.aec.agent_selection == env.learner
             obs, reward, done, _, _ = env.step(int(rng.choice(legal)))
             total += reward
-        assert total == env.aec.state.scores[seat]
+        assert total == env.aec.game_state.scores[seat]
 
 
 # ------------------------------------------------------------------------ config
@@ -333,7 +333,7 @@ def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
     from agents.base import play_episode
     from agents.registry import agent_factory, pretrained_path
 
-    env = rams_env.make(game, None)
+    env = rams_env.make(game, None, illegal_action="raise")
     table = env.unwrapped.game
     path = pretrained_path(game, table.num_players)
     if not path.exists():

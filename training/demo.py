@@ -49,7 +49,7 @@ def show_deal(game: str, players: int | None, preset: str | None, seed: int) -> 
         print(f"{name}: {raw.action_label(action)}")
         env.step(action)
     print(env.render())
-    print("result:", raw.state.breakdown, "\n")
+    print("result:", raw.game_state.breakdown, "\n")
 
 
 @command("rams demo")

@@ -119,7 +119,7 @@ def duplicate_match(game: str, num_players: int | None, env_kwargs: dict[str, An
     """Advantage per deal of ``candidate`` over ``baseline``, seated against the baseline everywhere else.
 
     ``progress``: the label of a progress bar over the deals (None: no bar)."""
-    env = rams_env.make(game, num_players, **env_kwargs)
+    env = rams_env.make(game, num_players, **{"illegal_action": "raise", **env_kwargs})  # an agent's bug must show
     n = env.unwrapped.game.num_players
     make_baseline = baseline_factory(baseline, env.unwrapped.game)
     samples, payoffs, references = [], [], []

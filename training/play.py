@@ -114,7 +114,7 @@ def build_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Tabl
         raise SetupError(f"--deals {args.deals}: give at least 1")
     if args.seed is not None and args.seed < 0:
         raise SetupError(f"--seed {args.seed}: give 0 or more")
-    env = rams_env.make(args.game, args.players, preset=args.preset, episode="session",
+    env = rams_env.make(args.game, args.players, preset=args.preset, episode="session", illegal_action="raise",
                         render_mode="ansi", render_seat=args.seat, **parse_rules(args.rules))
     game = env.unwrapped.game
     n = game.num_players
@@ -159,7 +159,7 @@ def format_breakdown(breakdown: dict[str, Any], n: int) -> str:
 
 def format_scores(table: Table, deal: list[int] | None, scores: list[int] | None = None) -> str:
     """One line per seat: this deal's result (if any) and the running score (``scores``, default the state's)."""
-    scores = scores if scores is not None else table.env.unwrapped.state.scores
+    scores = scores if scores is not None else table.env.unwrapped.game_state.scores
     width = max(len(name) for name in table.names)
     lines = []
     for s, name in enumerate(table.names):
@@ -181,19 +181,19 @@ def format_trick(table: Table, trick: list[tuple[int, str]]) -> str:
 def report_deal(table: Table, final, last_trick: str | None) -> None:
     """The deal's last table (from the human's seat), its last trick, its settlement and the running scores."""
     raw = table.env.unwrapped
-    table.say(f"\n--- Deal {raw.state.deals_played} over ---")
+    table.say(f"\n--- Deal {raw.game_state.deals_played} over ---")
     table.say(raw.game.render(final, table.seat))
     if last_trick:
         table.say(f"Last trick: {last_trick}")
     table.say("Result:")
     table.say(format_breakdown(final.breakdown, raw.game.num_players))
     table.say("Scores:")
-    table.say(format_scores(table, raw.state.deal_results[-1]))
+    table.say(format_scores(table, raw.game_state.deal_results[-1]))
 
 
 def report_end(table: Table, reason: str) -> None:
     """The session's end: who won (or who leads, when it was cut short: over the complete deals only)."""
-    state = table.env.unwrapped.state
+    state = table.env.unwrapped.game_state
     cut = reason in ("quit", "eof") and state.deal_start_scores  # the unfinished deal does not count
     scores = list(state.deal_start_scores) if cut else state.scores
     top = leaders(scores)
@@ -226,7 +226,7 @@ def settled(raw, action: int):
     In a session, ``step`` replaces a settled deal by the next one at once, so the last table of
     the deal (every card played, the settlement) is read from a clone with the same action applied.
     """
-    final = raw.state.clone()
+    final = raw.game_state.clone()
     raw.game.apply_action(final, action)
     if final.deal_over:
         final.deals_played += 1
@@ -249,8 +249,8 @@ def play_session(table: Table) -> str:
             action = table.agents[seat].act(obs["observation"], obs["action_mask"], raw.view(name))
         except QuitSession as stop:
             return stop.reason
-        tricks = list(getattr(raw.state, "tricks_won", ()))
-        trick = [(s, code(c)) for s, c in getattr(raw.state, "trick", ())] + [(seat, raw.action_label(action))]
+        tricks = list(getattr(raw.game_state, "tricks_won", ()))
+        trick = [(s, code(c)) for s, c in getattr(raw.game_state, "trick", ())] + [(seat, raw.action_label(action))]
         final = settled(raw, action)
         table.say(f"  {table.names[seat]}: {raw.action_label(action)}")
         for s, (before, after) in enumerate(zip(tricks, getattr(final, "tricks_won", ()), strict=False)):
@@ -261,11 +261,11 @@ def play_session(table: Table) -> str:
         if final.deal_over:
             report_deal(table, final, last_trick)
             last_trick = None
-            if raw.state.terminal:
+            if raw.game_state.terminal:
                 return "over"
-            if table.max_deals is not None and raw.state.deals_played >= table.max_deals:
+            if table.max_deals is not None and raw.game_state.deals_played >= table.max_deals:
                 return "limit"
-            start_deal(table, raw.state.deals_played + 1)
+            start_deal(table, raw.game_state.deals_played + 1)
     return "over"
 
 

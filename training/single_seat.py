@@ -69,7 +69,9 @@ class SingleSeatEnv(gym.Env):
 
     def __init__(self, game: str, opponents: OpponentFactory, num_players: int | None = None,
                  seat: int | None = None, reward_scale: float = 1.0, **options: Any) -> None:
-        self.aec = rams_env.raw_env(game, num_players, **options)
+        # a masked-out action ends the deal with a penalty, as checkers that sample unmasked actions expect
+        # (Gymnasium's and SB3's check_env); MaskablePPO never plays one
+        self.aec = rams_env.raw_env(game, num_players, **{"illegal_action": "penalty", **options})
         self.reward_scale = reward_scale  # the learner sees reward * scale (chips -> O(1) for the value net)
         self.game = self.aec.game
         self.opponents = opponents
@@ -160,14 +162,14 @@ class SingleSeatEnv(gym.Env):
         obs = self._observe() if not done else np.zeros(self.observation_space.shape, np.float32)
         if done:
             self._deal_over()
-        info = {"breakdown": self.aec.state.breakdown, "episode_return": self.episode_return} if done else {}
+        info = {"breakdown": self.aec.game_state.breakdown, "episode_return": self.episode_return} if done else {}
         return obs, float(reward), done, False, info
 
     def _deal_over(self) -> None:
         """Tell the opponent factory how the deal went, if it keeps score (see the module docstring)."""
         record = getattr(self.opponents, "record", None)
         if record is not None:
-            record(self._table, list(self.aec.state.scores), self.aec.possible_agents.index(self.learner))
+            record(self._table, list(self.aec.game_state.scores), self.aec.possible_agents.index(self.learner))
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (sb3-contrib's MaskablePPO reads this)."""
@@ -179,14 +181,14 @@ class SingleSeatEnv(gym.Env):
     def _play_others(self) -> tuple[float, bool]:
         """Opponents act until the learner must act or the episode ends; the learner's reward meanwhile."""
         aec, total = self.aec, 0.0
-        while not aec.state.terminal and aec.agent_selection != self.learner:
+        while not aec.game_state.terminal and aec.agent_selection != self.learner:
             name = aec.agent_selection
             seat = aec.possible_agents.index(name)
             obs = aec.observe(name)
             action = self._table[seat].act(obs["observation"], obs["action_mask"], aec.view(name))
             self._apply(self._script.popleft() if self._script else action)  # a replay's moves as recorded
             total += aec.rewards[self.learner]
-        return total, aec.state.terminal
+        return total, aec.game_state.terminal
 
     def _apply(self, action: int) -> None:
         """One action of any seat, kept in the deal's record."""

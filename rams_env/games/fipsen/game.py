@@ -25,6 +25,7 @@ from rams_env.games.fipsen import auction, observe, play, settle
 from rams_env.games.fipsen.contracts import Contract
 from rams_env.games.fipsen.rules import FipsenRules, Variant
 from rams_env.games.fipsen.state import HAND_SIZE, FipsenState, Phase
+from rams_env.global_state import Place
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import ledger_from_carry
 from rams_env.seating import seats_from
@@ -39,6 +40,7 @@ class Fipsen(Game):
     default_players = 4
     carry_options = ("sheet", "race", "pot", "bankrolls")
     preset_aliases = ("variant",)
+    card_places = {"hands": Place.SEATS, "face_down": Place.SEATS, "skat": Place.PILE, "aside": Place.PILE}
     rules: FipsenRules
 
     def __init__(self, num_players: int | None = None, rules: FipsenRules | None = None, *, session=False):

@@ -20,6 +20,7 @@ from rams_env.game import DealSpec, Game, redeal_unseen
 from rams_env.games.lupfen import observe
 from rams_env.games.lupfen.rules import LupfenRules, SessionEnd
 from rams_env.games.lupfen.state import Bid, LupfenState, Phase, Round
+from rams_env.global_state import Place
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
 from rams_env.seating import next_seat, seats_from
@@ -50,6 +51,7 @@ class Lupfen(Game):
     rules_type = LupfenRules
     default_players = 4
     carry_options = POT_CARRY_OPTIONS
+    card_places = {"hands": Place.SEATS, "stock": Place.PILE}
     rules: LupfenRules
 
     def __init__(self, num_players: int | None = None, rules: LupfenRules | None = None, *, session=False):

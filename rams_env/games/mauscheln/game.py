@@ -19,6 +19,7 @@ from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.games.mauscheln import observe
 from rams_env.games.mauscheln.rules import MauschelnRules, TrickShare
 from rams_env.games.mauscheln.state import Bid, MauschelnState, Phase
+from rams_env.global_state import Place
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
 from rams_env.seating import seats_from
@@ -40,6 +41,7 @@ class Mauscheln(Game):
     default_players = 4
     carry_options = POT_CARRY_OPTIONS
     deal_options = ("hands", "stock", "turned")
+    card_places = {"hands": Place.SEATS, "face_down": Place.SEATS, "talon": Place.PILE}
     rules: MauschelnRules
 
     def __init__(self, num_players: int | None = None, rules: MauschelnRules | None = None, *, session=False):

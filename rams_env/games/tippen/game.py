@@ -24,6 +24,7 @@ from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.games.tippen import bidding, observe, play, privileges
 from rams_env.games.tippen.rules import DealerOption, PlayMode, TippenRules, TrumpFrom
 from rams_env.games.tippen.state import Bid, Phase, TippenState
+from rams_env.global_state import Place
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry
 from rams_env.tricks import PlayRules, TrickOrder
@@ -47,6 +48,7 @@ class Tippen(Game):
     carry_options = POT_CARRY_OPTIONS
     deal_options = ("hands", "stock", "turned")
     preset_aliases = ("ruleset",)
+    card_places = {"hands": Place.SEATS, "face_down": Place.SEATS, "talon": Place.PILE, "trump_card": Place.CARD}
     rules: TippenRules
 
     def __init__(self, num_players: int | None = None, rules: TippenRules | None = None, *, session=False):

@@ -23,6 +23,7 @@ from rams_env.games.toepen import observe, openings, play
 from rams_env.games.toepen.openings import DIRTY_RANKS
 from rams_env.games.toepen.rules import ToepenRules
 from rams_env.games.toepen.state import HAND_SIZE, TRICKS, Phase, Signal, ToepenState
+from rams_env.global_state import Place
 from rams_env.observation import ObservationLayout
 from rams_env.seating import next_seat
 from rams_env.tricks import TrickOrder
@@ -41,6 +42,7 @@ class Toepen(Game):
     score_unit = "lives"
     default_players = 4
     carry_options = ("lives_lost",)
+    card_places = {"hands": Place.SEATS, "face_down": Place.SEATS, "stock": Place.PILE, "claim": Place.PILE}
     rules: ToepenRules
 
     def __init__(self, num_players: int | None = None, rules: ToepenRules | None = None, *, session: bool = False):
