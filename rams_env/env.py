@@ -9,6 +9,7 @@ legal labels, and leaves the state untouched (no ``assert``: it holds under ``-O
 
 from __future__ import annotations
 
+import warnings
 from enum import Enum
 from typing import Any
 
@@ -22,6 +23,14 @@ from rams_env.observation import OBS_DTYPE
 
 class IllegalActionError(ValueError):
     """An action that is not legal now, out of range, or not an action at all."""
+
+
+class ResetNeededError(AssertionError):
+    """step(), observe(), render() or agent_iter() before the first reset().
+
+    An ``AssertionError`` with PettingZoo's own messages, as its order-enforcing wrapper
+    raised them before rams checked the order itself (raised explicitly: holds under ``-O``).
+    """
 
 
 class Episode(Enum):
@@ -89,6 +98,8 @@ class RamsEnv(AECEnv):
         self._rng = np.random.default_rng()
         self.state: State | None = None
         self._legal: list[int] = []
+        self._observed: dict[str, dict[str, np.ndarray]] = {}  # this position's observations by agent
+        self._obs_size, self._n_actions = game.observation.size, n_actions
 
     # -------------------------------------------------------------- PettingZoo
     def observation_space(self, agent: str) -> spaces.Space:
@@ -114,15 +125,27 @@ class RamsEnv(AECEnv):
         self._after_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Encoded once per position and agent: ``last()`` and ``observe()`` share the arrays."""
+        cached = self._observed.get(agent)
+        if cached is not None:
+            return cached
+        if self.state is None:
+            raise ResetNeededError("reset() needs to be called before observe.")
         seat = self._seat[agent]
-        obs = np.zeros(self.game.observation.size, dtype=OBS_DTYPE)
+        obs = np.zeros(self._obs_size, dtype=OBS_DTYPE)
         self.game.encode(self.state, seat, obs)
-        mask = np.zeros(self.game.actions.size, dtype=np.int8)
+        mask = np.zeros(self._n_actions, dtype=np.int8)
         if self.state.to_act == seat and not self.state.terminal:
             mask[self._legal] = 1
-        return {"observation": obs, "action_mask": mask}
+        cached = self._observed[agent] = {"observation": obs, "action_mask": mask}
+        return cached
 
     def step(self, action: Any) -> None:
+        if self.state is None:
+            raise ResetNeededError("reset() needs to be called before step.")
+        if not self.agents:
+            warnings.warn("step() called after all agents are terminated or truncated", stacklevel=2)
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -133,19 +156,16 @@ class RamsEnv(AECEnv):
             return
         self.game.apply(self.state, chosen)
         self._cumulative_rewards[agent] = 0.0
-        scores = self.state.scores
-        # Rewards are score changes since the last reward, counted from 0 at reset, so stakes paid
-        # while dealing (an ante at reset) reach the payer with her first reward.
-        self.rewards = {a: float(scores[s] - self._paid[s]) for s, a in enumerate(self.possible_agents)}
-        self._paid = list(scores)
+        self._pay_rewards()
         self._after_move()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        if self.state is None:
+            raise ResetNeededError("reset() needs to be called before render.")
         text = self.game.render(self.state, self.render_seat)
         if self.render_mode == "human":
             print(text)
@@ -154,6 +174,11 @@ class RamsEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if self.state is None:
+            raise ResetNeededError("reset() needs to be called before agent_iter().")
+        return super().agent_iter(max_iter)
 
     def state_copy(self) -> State:
         """A clone of the full game state (all hands: for analysis, never for agents)."""
@@ -184,7 +209,18 @@ class RamsEnv(AECEnv):
         return done[-1] if done else {}
 
     # ---------------------------------------------------------------- helpers
+    def _pay_rewards(self) -> None:
+        """Rewards are score changes since the last reward, counted from 0 at reset, so stakes paid
+        while dealing (an ante at reset) reach the payer with her first reward."""
+        scores, paid, rewards, total = self.state.scores, self._paid, self.rewards, self._cumulative_rewards
+        for seat, agent in enumerate(self.possible_agents):
+            change = float(scores[seat] - paid[seat])
+            rewards[agent] = change
+            total[agent] += change
+            paid[seat] = scores[seat]
+
     def _after_move(self) -> None:
+        self._observed = {}
         state = self.state
         if state.terminal:
             self._legal = []
@@ -227,6 +263,7 @@ class RamsEnv(AECEnv):
         return ", ".join(f"{a}={self.game.actions.label(a)}" for a in self._legal)
 
     def _end_with_penalty(self, agent: str, action: Any) -> None:
+        self._observed = {}
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: (self.illegal_reward if a == agent else 0.0) for a in self.agents}
         self.state.terminal = True
