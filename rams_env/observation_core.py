@@ -1,0 +1,185 @@
+"""The observation core every game shares: cards on the table, seats, phase; written once.
+
+Each game's ``observe.py`` declares only its own fields. What the five games have in common
+lives here, once, with its encoder and its view:
+
+* :class:`SeatField` / :class:`SeatBlock`: the per-player fields (leader, to_act, dealer,
+  tricks won, net result, ...). A game lists them with a getter on the state: a seat (a
+  *marker*, one-hot over the players; None marks nobody) or one number per absolute seat,
+  with the scale and offset that bring it into [0, 1]. The block encodes every field at
+  once: one concatenated list, one array, one seat-relative permutation, so an observation
+  costs a few numpy calls whatever the table size; the view gets the same fields as
+  relative seats (markers) or raw numbers in relative order.
+* :func:`table_fields`, :func:`write_table`, :func:`table_view`: the current trick and every
+  card played this deal, per relative seat.
+* :func:`position_fields`, :func:`write_position`, :func:`position_view`: the observer's
+  absolute seat, the phase one-hot and the trick number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from rams_env.cards import codes
+from rams_env.encoding import put_seat_cards, put_trick
+from rams_env.observation import Field
+
+Getter = Callable[[Any], Any]
+
+LEADER_DOC = "1 for the player who leads (or led) the current trick"
+TO_ACT_DOC = "1 for the player whose decision it is"
+DEALER_DOC = "1 for the dealer"
+
+
+@dataclass(frozen=True)
+class SeatField:
+    """One value per player, seat-relative in the vector (index 0 is the observer).
+
+    ``get(state)`` returns a seat or None for a ``marker`` (1 for that player, 0 for the
+    others), else a sequence with one number per absolute seat; the vector holds
+    ``offset + value / scale`` clipped to [0, 1]. ``view`` names the field in the view
+    (None: the view leaves it out, usually because it shows the fact another way).
+    """
+
+    name: str
+    doc: str
+    get: Getter
+    marker: bool = False
+    scale: float = 1.0
+    offset: float = 0.0
+    view: str | None = ""
+
+    @property
+    def view_key(self) -> str | None:
+        return self.name if self.view == "" else self.view
+
+
+def marker(name: str, doc: str, get: Getter, view: str | None = "") -> SeatField:
+    return SeatField(name, doc, get, marker=True, view=view)
+
+
+def net_field(scale: float, doc: str) -> SeatField:
+    """Chips won in the session: 0.5 + net / scale, clipped to [0, 1]; the view shows the chips."""
+    return SeatField("net", doc, lambda s: s.scores, scale=scale, offset=0.5)
+
+
+def leader(state: Any) -> int:
+    """Who leads the current trick (or led it, once cards are on the table)."""
+    return state.trick[0][0] if state.trick else state.leader
+
+
+def leader_in_play(play_phase: Enum) -> Getter:
+    """The leader while ``play_phase`` lasts, nobody before (the pot games)."""
+    return lambda s: leader(s) if s.phase is play_phase else None
+
+
+LEADER = marker("leader", LEADER_DOC, leader)
+TO_ACT = marker("to_act", TO_ACT_DOC, lambda s: s.to_act)
+DEALER = marker("dealer", DEALER_DOC, lambda s: s.dealer)
+
+
+class SeatBlock:
+    """The per-seat fields of one game at one table size, laid end to end in the vector."""
+
+    def __init__(self, fields: Sequence[SeatField], n: int) -> None:
+        self.fields, self.n = tuple(fields), n
+        self._markers = [f.marker for f in self.fields]
+        self._getters = [f.get for f in self.fields]
+        self._scale = np.repeat([float(f.scale) for f in self.fields], n)
+        self._offset = np.repeat([float(f.offset) for f in self.fields], n)
+        self._signed = any(f.offset for f in self.fields)  # only offset fields (net results) go below 0
+        # absolute one-hot rows per seat, and the empty row (index n) for a marker on nobody
+        self._onehot = [[int(s == t) for t in range(n)] for s in range(n + 1)]
+        count = len(self.fields)
+        self._relative = [np.array([f * n + (seat + r) % n for f in range(count) for r in range(n)])
+                          for seat in range(n)]
+        self._viewed = [(f.view_key, f.get, f.marker) for f in self.fields if f.view_key is not None]
+
+    def layout_fields(self) -> list[Field]:
+        return [Field(f.name, self.n, f.doc) for f in self.fields]
+
+    @property
+    def first(self) -> str:
+        return self.fields[0].name
+
+    def encode(self, state: Any, seat: int, out: np.ndarray, start: int) -> None:
+        """Every field of the block into ``out[start:]``, in the observer's relative seat order."""
+        values: list = []
+        onehot, n = self._onehot, self.n
+        for get, is_marker in zip(self._getters, self._markers, strict=True):
+            if is_marker:
+                marked = get(state)
+                values += onehot[n if marked is None else marked]
+            else:
+                values += get(state)
+        block = np.array(values, dtype=np.float64)
+        np.divide(block, self._scale, out=block)  # divided, not multiplied: the same floats as x / scale
+        np.add(block, self._offset, out=block)
+        np.minimum(block, 1.0, out=block)
+        if self._signed:
+            np.maximum(block, 0.0, out=block)
+        out[start:start + block.size] = block[self._relative[seat]]
+
+    def view(self, state: Any, seat: int, into: dict[str, Any]) -> None:
+        """The viewed fields into ``into``: relative seats for markers, raw values in relative order."""
+        n = self.n
+        order = [(seat + r) % n for r in range(n)]
+        for key, get, is_marker in self._viewed:
+            value = get(state)
+            if is_marker:
+                into[key] = None if value is None else (value - seat) % n
+            else:
+                into[key] = [value[s] for s in order]
+
+
+# ------------------------------------------------------------ cards on the table
+def table_fields(n: int, size: int) -> list[Field]:
+    """The current trick and the cards played this deal, one pack-sized row per relative seat."""
+    return [
+        Field("trick", n * size, "card each player has played to the current trick, per relative seat"),
+        Field("played", n * size, "every card each player has played this deal, per relative seat"),
+    ]
+
+
+def write_table(out: np.ndarray, offsets: dict[str, int], index: dict[int, int], state: Any, seat: int,
+                n: int) -> None:
+    put_trick(out, offsets["trick"], index, state.trick, seat, n)
+    put_seat_cards(out, offsets["played"], index, state.played, seat)
+
+
+def table_view(state: Any, seat: int, n: int) -> dict[str, Any]:
+    order = [(seat + r) % n for r in range(n)]
+    return {
+        "trick": [((s - seat) % n, codes([c])) for s, c in state.trick],
+        "played": [codes(state.played[s]).split() for s in order],
+        "tricks_played": state.tricks_played,
+    }
+
+
+# ------------------------------------------------------------ seat, phase, trick number
+def position_fields(n: int, phases: Sequence[Enum], tricks: int, seat_doc: str = "the observer's absolute seat, one-hot"
+                    ) -> tuple[list[Field], list[Field]]:
+    """(seat and phase, trick number): the games place the trick number after their own scalars."""
+    return ([Field("seat", n, seat_doc),
+             Field("phase", len(phases), "decision phase one-hot: " + ", ".join(p.value for p in phases))],
+            [Field("trick_number", tricks, f"tricks completed so far, one-hot 0..{tricks - 1}")])
+
+
+def write_position(out: np.ndarray, offsets: dict[str, int], phase_index: dict[Enum, int], state: Any,
+                   seat: int, tricks: int) -> None:
+    out[offsets["seat"] + seat] = 1.0
+    out[offsets["phase"] + phase_index[state.phase]] = 1.0
+    out[offsets["trick_number"] + min(state.tricks_played, tricks - 1)] = 1.0
+
+
+def position_view(state: Any, seat: int, n: int) -> dict[str, Any]:
+    return {"seat": seat, "num_players": n, "phase": state.phase.value}
+
+
+def phase_index(phases: Sequence[Enum]) -> dict[Enum, int]:
+    return {p: i for i, p in enumerate(phases)}
