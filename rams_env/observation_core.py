@@ -63,8 +63,12 @@ def marker(name: str, doc: str, get: Getter, view: str | None = "") -> SeatField
     return SeatField(name, doc, get, marker=True, view=view)
 
 
-def net_field(scale: float, doc: str) -> SeatField:
-    """Chips won in the session: 0.5 + net / scale, clipped to [0, 1]; the view shows the chips."""
+def net_field(scale: float, unit: str) -> SeatField:
+    """Chips won in the session: 0.5 + net / scale, clipped to [0, 1]; the view shows the chips.
+
+    ``unit`` spells ``scale`` in the docs table ("(2 x 64 Pinkes)").
+    """
+    doc = f"chips won in the session, 0.5 + net / {unit}, clipped to [0, 1]"
     return SeatField("net", doc, lambda s: s.scores, scale=scale, offset=0.5)
 
 
@@ -183,3 +187,14 @@ def position_view(state: Any, seat: int, n: int) -> dict[str, Any]:
 
 def phase_index(phases: Sequence[Enum]) -> dict[Enum, int]:
     return {p: i for i, p in enumerate(phases)}
+
+
+# ------------------------------------------------------------ the pot games' pot
+def write_pot(out: np.ndarray, offsets: dict[str, int], state: Any, scale: float) -> None:
+    """The pot now and when play began (what bêtes are measured by), / ``scale``, capped at 1."""
+    out[offsets["pot"]] = min(state.ledger.pot / scale, 1.0)
+    out[offsets["pot_at_play"]] = min(state.pot_at_play / scale, 1.0)
+
+
+def pot_view(state: Any) -> dict[str, Any]:
+    return {"pot": state.ledger.pot, "pot_at_play": state.pot_at_play}
