@@ -72,6 +72,11 @@ def net_field(scale: float, unit: str) -> SeatField:
     return SeatField("net", doc, lambda s: s.scores, scale=scale, offset=0.5)
 
 
+def relative(marked: int | None, seat: int, n: int) -> int | None:
+    """``marked``'s seat relative to ``seat`` (0 = herself), None for nobody."""
+    return None if marked is None else (marked - seat) % n
+
+
 def leader(state: Any) -> int:
     """Who leads the current trick (or led it, once cards are on the table)."""
     return state.trick[0][0] if state.trick else state.leader
@@ -136,7 +141,7 @@ class SeatBlock:
         for key, get, is_marker in self._viewed:
             value = get(state)
             if is_marker:
-                into[key] = None if value is None else (value - seat) % n
+                into[key] = relative(value, seat, n)
             else:
                 into[key] = [value[s] for s in order]
 
