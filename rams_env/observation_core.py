@@ -63,6 +63,11 @@ def marker(name: str, doc: str, get: Getter, view: str | None = "") -> SeatField
     return SeatField(name, doc, get, marker=True, view=view)
 
 
+def tricks_won_field(tricks: int, unit: str | None = None) -> SeatField:
+    """Tricks won this deal / ``tricks`` (``unit`` spells it in the docs table when not a number)."""
+    return SeatField("tricks_won", f"tricks won this deal / {unit or tricks}", lambda s: s.tricks_won, scale=tricks)
+
+
 def net_field(scale: float, unit: str) -> SeatField:
     """Chips won in the session: 0.5 + net / scale, clipped to [0, 1]; the view shows the chips.
 
@@ -85,6 +90,21 @@ def leader(state: Any) -> int:
 def leader_in_play(play_phase: Enum) -> Getter:
     """The leader while ``play_phase`` lasts, nobody before (the pot games)."""
     return lambda s: leader(s) if s.phase is play_phase else None
+
+
+def play_leader(play_phase: Enum) -> SeatField:
+    """The leader marker of the pot and auction games: set only while ``play_phase`` lasts."""
+    return marker("leader", LEADER_DOC, leader_in_play(play_phase))
+
+
+def bid_field(name: str, doc: str, bid: Enum) -> SeatField:
+    """1 for the players whose bid this deal is ``bid`` (the view lists the bids by name instead)."""
+    return SeatField(name, doc, lambda s: [b is bid for b in s.bids], view=None)
+
+
+def playing_field(doc: str, n: int) -> SeatField:
+    """1 for the players who play this deal (``state.active(seat)``); the view shows the bids."""
+    return SeatField("playing", doc, lambda s: [s.active(seat) for seat in range(n)], view=None)
 
 
 LEADER = marker("leader", LEADER_DOC, leader)

@@ -25,14 +25,14 @@ SCORE_SCALE = 100
 def seat_block(n: int, race_to: int) -> SeatBlock:
     """Fipsen's per-player fields (seat-relative), in layout order."""
     return SeatBlock([
-        marker("leader", core.LEADER_DOC, core.leader_in_play(Phase.PLAY)),
+        core.play_leader(Phase.PLAY),
         core.TO_ACT,
         core.DEALER,
         marker("declarer", "1 for the declarer (or the player who called fipsen)",
                lambda s: s.declarer if s.declarer is not None else s.fipsen, view=None),
         SeatField("passed", "1 if the player has passed in the auction", lambda s: s.passed),
         marker("highest_bidder", "1 for the player holding the highest bid", lambda s: s.highest_bidder),
-        SeatField("tricks_won", "tricks won this deal / 5", lambda s: s.tricks_won, scale=TRICKS),
+        core.tricks_won_field(TRICKS),
         SeatField("race", "Thedinghausen: tricks toward the prize / race_to", lambda s: s.race, scale=race_to),
         SeatField("net", "score change in the session, 0.5 + net / 200, clipped to [0, 1]", lambda s: s.scores,
                   scale=2 * SCORE_SCALE, offset=0.5),

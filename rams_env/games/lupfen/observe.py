@@ -26,14 +26,13 @@ POT_SCALE = 300
 def seat_block(n: int) -> SeatBlock:
     """Lupfen's per-player fields (seat-relative), in layout order."""
     return SeatBlock([
-        marker("leader", core.LEADER_DOC, core.leader_in_play(Phase.PLAY)),
+        core.play_leader(Phase.PLAY),
         core.TO_ACT,
         core.DEALER,
         marker("lifter", "1 for the player who lifted", lambda s: s.lifter),
-        SeatField("passed", "1 if the player passed this deal", lambda s: [b is Bid.PASS for b in s.bids], view=None),
-        SeatField("playing", "1 if the player plays this deal (lifted, joined, or a force round)",
-                  lambda s: [s.active(seat) for seat in range(n)], view=None),
-        SeatField("tricks_won", "tricks won this deal / 3", lambda s: s.tricks_won, scale=TRICKS),
+        core.bid_field("passed", "1 if the player passed this deal", Bid.PASS),
+        core.playing_field("1 if the player plays this deal (lifted, joined, or a force round)", n),
+        core.tricks_won_field(TRICKS),
         SeatField("staender", "1 if the player announced a Ständer (three cards of one suit)", lambda s: s.staender),
         SeatField("looked", "1 if the player has looked at the hand (blind lifting)", lambda s: s.looked),
         core.net_field(2 * POT_SCALE, "600"),

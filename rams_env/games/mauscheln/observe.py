@@ -29,14 +29,13 @@ POT_SCALE = 64
 def seat_block(n: int, pinke: int) -> SeatBlock:
     """Mauscheln's per-player fields (seat-relative), in layout order."""
     return SeatBlock([
-        marker("leader", core.LEADER_DOC, core.leader_in_play(Phase.PLAY)),
+        core.play_leader(Phase.PLAY),
         core.TO_ACT,
         core.DEALER,
         marker("sneaker", "1 for the sneaker (or the knocking dealer)", lambda s: s.sneaker),
-        SeatField("passed", "1 if the player passed this deal", lambda s: [b is Bid.PASS for b in s.bids], view=None),
-        SeatField("joined", "1 if the player joined the sneaker", lambda s: [b is Bid.JOIN for b in s.bids],
-                  view=None),
-        SeatField("tricks_won", "tricks won this deal / 4", lambda s: s.tricks_won, scale=4),
+        core.bid_field("passed", "1 if the player passed this deal", Bid.PASS),
+        core.bid_field("joined", "1 if the player joined the sneaker", Bid.JOIN),
+        core.tricks_won_field(TRICKS),
         SeatField("exchanged", "cards exchanged this deal / 4", lambda s: s.exchanged, scale=4),
         SeatField("quartets", "quartet redeals this deal / 2 (capped at 1)", lambda s: s.quartets, scale=2),
         core.net_field(2 * POT_SCALE * pinke, "(2 x 64 Pinkes)"),

@@ -25,17 +25,15 @@ POT_SCALE = 64
 def seat_block(n: int, hand_size: int, stake: int) -> SeatBlock:
     """Tippen's per-player fields (seat-relative), in layout order."""
     return SeatBlock([
-        marker("leader", core.LEADER_DOC, core.leader_in_play(Phase.PLAY)),
+        core.play_leader(Phase.PLAY),
         core.TO_ACT,
         core.DEALER,
-        SeatField("playing", "1 if the player plays this deal (tapped, forced, or the privileged dealer)",
-                  lambda s: [s.active(seat) for seat in range(n)], view=None),
-        SeatField("passed", "1 if the player passed (or dropped out)", lambda s: [b is Bid.PASS for b in s.bids],
-                  view=None),
+        core.playing_field("1 if the player plays this deal (tapped, forced, or the privileged dealer)", n),
+        core.bid_field("passed", "1 if the player passed (or dropped out)", Bid.PASS),
         marker("privileged", "1 for the dealer who knocked or sniffed", lambda s: s.privileged),
         marker("upcard_holder", "1 for the player who took the turned trump card (knock, sniff, rob)",
                lambda s: s.upcard_taken_by),
-        SeatField("tricks_won", "tricks won this deal / tricks per deal", lambda s: s.tricks_won, scale=hand_size),
+        core.tricks_won_field(hand_size, "tricks per deal"),
         SeatField("exchanged", "cards exchanged this deal / 3", lambda s: s.exchanged, scale=3),
         core.net_field(2 * POT_SCALE * stake, "(2 x 64 stakes)"),
     ], n)

@@ -27,6 +27,7 @@ from rams_env.observation_core import (
     position_view,
     table_fields,
     table_view,
+    tricks_won_field,
     write_position,
     write_table,
 )
@@ -45,7 +46,7 @@ def seat_block(n: int, lives: int) -> SeatBlock:
     return SeatBlock([
         LEADER,
         TO_ACT,
-        SeatField("tricks_won", "tricks won this deal / 4", lambda s: s.tricks_won, scale=4),
+        tricks_won_field(TRICKS),
         SeatField("in_play", "1 if dealt in this deal and not folded",
                   lambda s: [not (out or folded) for out, folded in zip(s.out, s.folded, strict=True)]),
         SeatField("folded", "1 if folded this deal", lambda s: s.folded),
