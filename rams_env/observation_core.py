@@ -97,6 +97,11 @@ def play_leader(play_phase: Enum) -> SeatField:
     return marker("leader", LEADER_DOC, leader_in_play(play_phase))
 
 
+def play_markers(play_phase: Enum) -> list[SeatField]:
+    """leader (while ``play_phase`` lasts), to_act, dealer: how the pot and auction games' blocks begin."""
+    return [play_leader(play_phase), TO_ACT, DEALER]
+
+
 def bid_field(name: str, doc: str, bid: Enum) -> SeatField:
     """1 for the players whose bid this deal is ``bid`` (the view lists the bids by name instead)."""
     return SeatField(name, doc, lambda s: [b is bid for b in s.bids], view=None)

@@ -25,9 +25,7 @@ SCORE_SCALE = 100
 def seat_block(n: int, race_to: int) -> SeatBlock:
     """Fipsen's per-player fields (seat-relative), in layout order."""
     return SeatBlock([
-        core.play_leader(Phase.PLAY),
-        core.TO_ACT,
-        core.DEALER,
+        *core.play_markers(Phase.PLAY),
         marker("declarer", "1 for the declarer (or the player who called fipsen)",
                lambda s: s.declarer if s.declarer is not None else s.fipsen, view=None),
         SeatField("passed", "1 if the player has passed in the auction", lambda s: s.passed),

@@ -26,9 +26,7 @@ POT_SCALE = 300
 def seat_block(n: int) -> SeatBlock:
     """Lupfen's per-player fields (seat-relative), in layout order."""
     return SeatBlock([
-        core.play_leader(Phase.PLAY),
-        core.TO_ACT,
-        core.DEALER,
+        *core.play_markers(Phase.PLAY),
         marker("lifter", "1 for the player who lifted", lambda s: s.lifter),
         core.bid_field("passed", "1 if the player passed this deal", Bid.PASS),
         core.playing_field("1 if the player plays this deal (lifted, joined, or a force round)", n),

@@ -29,9 +29,7 @@ POT_SCALE = 64
 def seat_block(n: int, pinke: int) -> SeatBlock:
     """Mauscheln's per-player fields (seat-relative), in layout order."""
     return SeatBlock([
-        core.play_leader(Phase.PLAY),
-        core.TO_ACT,
-        core.DEALER,
+        *core.play_markers(Phase.PLAY),
         marker("sneaker", "1 for the sneaker (or the knocking dealer)", lambda s: s.sneaker),
         core.bid_field("passed", "1 if the player passed this deal", Bid.PASS),
         core.bid_field("joined", "1 if the player joined the sneaker", Bid.JOIN),

@@ -25,9 +25,7 @@ POT_SCALE = 64
 def seat_block(n: int, hand_size: int, stake: int) -> SeatBlock:
     """Tippen's per-player fields (seat-relative), in layout order."""
     return SeatBlock([
-        core.play_leader(Phase.PLAY),
-        core.TO_ACT,
-        core.DEALER,
+        *core.play_markers(Phase.PLAY),
         core.playing_field("1 if the player plays this deal (tapped, forced, or the privileged dealer)", n),
         core.bid_field("passed", "1 if the player passed (or dropped out)", Bid.PASS),
         marker("privileged", "1 for the dealer who knocked or sniffed", lambda s: s.privileged),
