@@ -29,13 +29,3 @@ def put_trick(out: np.ndarray, base: int, index: dict[int, int], trick: Sequence
     size = len(index)
     for seat, c in trick:
         out[base + ((seat - observer) % n) * size + index[c]] = 1.0
-
-
-def put_seat_fields(out: np.ndarray, start: int, names: Sequence[str], values: dict[str, list]) -> None:
-    """Consecutive per-seat fields ``names`` (already in relative seat order) written at once."""
-    out[start:start + sum(len(values[k]) for k in names)] = [x for k in names for x in values[k]]
-
-
-def relative_order(observer: int, n: int) -> list[int]:
-    """Absolute seats in the observer's relative order: herself, her left neighbour, ..."""
-    return [(observer + r) % n for r in range(n)]

@@ -36,8 +36,12 @@ class IllegalActionWarning(UserWarning):
     """A masked-out action ended the episode with a penalty (``illegal_action="penalty"``)."""
 
 
-class ResetNeededError(RuntimeError):
-    """The environment was used before ``reset()`` or stepped after its episode was over."""
+class ResetNeededError(AssertionError, RuntimeError):
+    """The environment was used before ``reset()``, or stepped after its episode was over.
+
+    An ``AssertionError`` with PettingZoo's own wording, as its order-enforcing wrapper raised
+    before rams checked the call order itself (raised explicitly: it holds under ``-O``).
+    """
 
 
 INFO_KEYS = ("deal_result", "score", "deals_played")
@@ -143,6 +147,8 @@ class RamsEnv(AECEnv):
         self.game_state: State | None = None
         self.agent_selection = None
         self._legal: list[int] = []
+        self._observed: dict[str, dict[str, np.ndarray]] = {}  # this position's observations by agent
+        self._obs_size, self._n_actions = game.observation.size, n_actions
 
     # -------------------------------------------------------------- PettingZoo
     def observation_space(self, agent: str) -> spaces.Space:
@@ -171,14 +177,19 @@ class RamsEnv(AECEnv):
         self._after_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        self._require_reset()
+        """Encoded once per position and agent: ``last()`` and ``observe()`` share the arrays."""
+        cached = self._observed.get(agent)
+        if cached is not None:
+            return cached
+        self._require_reset("observe")
         seat = self._seat[agent]
-        obs = np.zeros(self.game.observation.size, dtype=OBS_DTYPE)
+        obs = np.zeros(self._obs_size, dtype=OBS_DTYPE)
         self.game.encode(self.game_state, seat, obs)
-        mask = np.zeros(self.game.actions.size, dtype=np.int8)
+        mask = np.zeros(self._n_actions, dtype=np.int8)
         if self.game_state.to_act == seat and not self.game_state.terminal:
             mask[self._legal] = 1
-        return {"observation": obs, "action_mask": mask}
+        cached = self._observed[agent] = {"observation": obs, "action_mask": mask}
+        return cached
 
     def last(self, observe: bool = True):
         self._require_reset()
@@ -196,19 +207,15 @@ class RamsEnv(AECEnv):
             return
         self.game.apply(self.game_state, chosen)
         self._cumulative_rewards[agent] = 0.0
-        scores = self.game_state.scores
-        # Rewards are score changes since the last reward, counted from 0 at reset, so stakes paid
-        # while dealing (an ante at reset) reach the payer with her first reward.
-        self.rewards = {a: float(scores[s] - self._paid[s]) for s, a in enumerate(self.possible_agents)}
-        self._paid = list(scores)
+        self._pay_rewards()
         self._after_move()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        self._require_reset("render")
         text = self.game.render(self.game_state, self.render_seat)
         if self.render_mode == "human":
             print(text)
@@ -217,6 +224,10 @@ class RamsEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+    def agent_iter(self, max_iter: int = 2**63):
+        self._require_reset("agent_iter()")
+        return super().agent_iter(max_iter)
 
     def state_copy(self) -> State:
         """A clone of the full game state (all hands: for analysis, never for agents)."""
@@ -274,7 +285,18 @@ class RamsEnv(AECEnv):
         return json.dumps(self.last_breakdown(), sort_keys=True)
 
     # ---------------------------------------------------------------- helpers
+    def _pay_rewards(self) -> None:
+        """Rewards are score changes since the last reward, counted from 0 at reset, so stakes paid
+        while dealing (an ante at reset) reach the payer with her first reward."""
+        scores, paid, rewards, total = self.game_state.scores, self._paid, self.rewards, self._cumulative_rewards
+        for seat, agent in enumerate(self.possible_agents):
+            change = float(scores[seat] - paid[seat])
+            rewards[agent] = change
+            total[agent] += change
+            paid[seat] = scores[seat]
+
     def _after_move(self) -> None:
+        self._observed = {}
         state = self.game_state
         if state.terminal:
             self._legal = []
@@ -296,13 +318,13 @@ class RamsEnv(AECEnv):
                 self.infos[a] = {"deal_result": float(last[s]), "score": float(state.scores[s]),
                                  "deals_played": int(state.deals_played)}
 
-    def _require_reset(self) -> None:
+    def _require_reset(self, what: str = "using the environment") -> None:
         if self.game_state is None:
-            raise ResetNeededError(f"{self.metadata['name']}: call reset() before using the environment")
+            raise ResetNeededError(f"{self.metadata['name']}: reset() needs to be called before {what}.")
 
     def _require_live(self) -> None:
         """Stepping needs an episode with agents left (after the last ``step(None)`` none are)."""
-        self._require_reset()
+        self._require_reset("step")
         if not self.agents:
             raise ResetNeededError(f"{self.metadata['name']}: the episode is over (every agent has "
                                    f"stepped out); call reset() to play again")
@@ -335,7 +357,8 @@ class RamsEnv(AECEnv):
     def _legal_text(self) -> str:
         return ", ".join(f"{a}={self.game.actions.label(a)}" for a in self._legal)
 
-    def _end_with_penalty(self, agent: str, action: int) -> None:
+    def _end_with_penalty(self, agent: str, action: Any) -> None:
+        self._observed = {}
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: (self.illegal_reward if a == agent else 0.0) for a in self.agents}
         self.game_state.terminal = True

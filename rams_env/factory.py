@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from rams_env.env import Episode, IllegalMode, RamsEnv
@@ -26,13 +25,15 @@ def raw_env(game: str, num_players: int | None = None, **kwargs: Any) -> RamsEnv
 def make(game: str, num_players: int | None = None, **kwargs: Any):
     """``make("toepen", num_players=4, preset="siwweschroom", episode="session")``.
 
-    Wrapped in PettingZoo's order-enforcing wrapper (rams checks actions itself,
-    without asserts, so PettingZoo's assert-based wrappers are not used). As PettingZoo
+    The environment itself, unwrapped: rams checks actions and the call order itself
+    (step, observe, render or agent_iter before reset raise PettingZoo's errors), so
+    PettingZoo's order-enforcing wrapper, which cost as much per decision as the rules,
+    is not added; its assert-based checks would vanish under ``-O`` anyway. As PettingZoo
     classic's ``env()`` does, a masked-out action ends the episode with ``illegal_reward``
     (and an :class:`~rams_env.env.IllegalActionWarning`); ``illegal_action="raise"`` refuses it.
     """
     kwargs.setdefault("illegal_action", IllegalMode.PENALTY)
-    return wrappers.OrderEnforcingWrapper(raw_env(game, num_players, **kwargs))
+    return raw_env(game, num_players, **kwargs)
 
 
 def parallel_env(game: str, num_players: int | None = None, **kwargs: Any):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -29,9 +30,11 @@ class Field:
 class ObservationLayout:
     """Fields laid end to end; ``layout[name]`` is the slice of that field."""
 
-    def __init__(self, fields: Sequence[Field], version: int = 1) -> None:
+    def __init__(self, fields: Sequence[Field], version: int = 1, seats: Any = None) -> None:
         self.fields = tuple(fields)
         self.version = version
+        self.seats = seats
+        """The per-seat block (:class:`rams_env.observation_core.SeatBlock`) among the fields, if any."""
         self.slices: dict[str, slice] = {}
         offset = 0
         for f in self.fields:
@@ -42,6 +45,8 @@ class ObservationLayout:
             self.slices[f.name] = slice(offset, offset + f.size)
             offset += f.size
         self.size = offset
+        self.offsets = {name: s.start for name, s in self.slices.items()}
+        """Where each field starts: the encoders' index (a dict lookup, not a method call per field)."""
 
     def __getitem__(self, name: str) -> slice:
         return self.slices[name]

@@ -287,7 +287,7 @@ def test_refused_carry_after_a_drawn_dealer_puts_the_generator_back():
 def test_raw_env_before_reset_says_so(call):
     env = rams_env.raw_env("mauscheln")
     args = {"observe": ("player_0",), "view": ("player_0",), "step": (0,)}.get(call, ())
-    with pytest.raises(ResetNeededError, match=r"call reset\(\)"):
+    with pytest.raises(ResetNeededError, match=r"reset\(\) needs to be called"):
         getattr(env, call)(*args)
 
 

@@ -83,7 +83,7 @@ class Fipsen(Game):
         ])
 
     def build_observation(self) -> ObservationLayout:
-        return observe.layout(self.num_players, self.pack(), len(self.rules.spec.ladder))
+        return observe.layout(self.num_players, self.pack(), len(self.rules.spec.ladder), self.rules.race_to)
 
     # ------------------------------------------------------------ session/deal
     def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> FipsenState:

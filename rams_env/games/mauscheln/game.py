@@ -72,7 +72,7 @@ class Mauscheln(Game):
         ])
 
     def build_observation(self) -> ObservationLayout:
-        return observe.layout(self.num_players, self.pack())
+        return observe.layout(self.num_players, self.pack(), self.rules.pinke)
 
     def order(self, state: MauschelnState) -> TrickOrder:
         """Card strengths with this deal's trump (built once per suit)."""

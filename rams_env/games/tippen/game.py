@@ -85,7 +85,7 @@ class Tippen(Game):
         ])
 
     def build_observation(self) -> ObservationLayout:
-        return observe.layout(self.num_players, self.pack(), self.rules.hand_size)
+        return observe.layout(self.num_players, self.pack(), self.rules.hand_size, self.rules.stake)
 
     # ------------------------------------------------------------ session/deal
     def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> TippenState:

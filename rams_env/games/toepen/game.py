@@ -75,7 +75,7 @@ class Toepen(Game):
         ])
 
     def build_observation(self) -> ObservationLayout:
-        return observe.layout(self.num_players)
+        return observe.layout(self.num_players, self.rules.lives)
 
     # ------------------------------------------------------------ session/deal
     def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> ToepenState:

@@ -12,132 +12,111 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rams_env.cards import PIQUET_32, codes
-from rams_env.encoding import put_cards, put_seat_cards, put_seat_fields, put_trick, relative_order
-from rams_env.games.toepen.state import Phase, Signal, ToepenState
+from rams_env.encoding import put_cards
+from rams_env.games.toepen.state import TRICKS, Phase, Signal, ToepenState
 from rams_env.observation import Field, ObservationLayout
+from rams_env.observation_core import (
+    DEALER,
+    LEADER,
+    TO_ACT,
+    SeatBlock,
+    SeatField,
+    marker,
+    phase_index,
+    position_fields,
+    position_view,
+    table_fields,
+    table_view,
+    tricks_won_field,
+    write_position,
+    write_table,
+)
 
 if TYPE_CHECKING:
     from rams_env.games.toepen.game import Toepen
 
 CARDS = len(PIQUET_32)
 PHASES = list(Phase)
+PHASE_INDEX = phase_index(PHASES)
 MAX_REDRAWS = 8
 
 
-SEAT_FIELDS: list[tuple[str, str]] = [
-    ("leader", "1 for the player who leads (or led) the current trick"),
-    ("to_act", "1 for the player whose decision it is"),
-    ("tricks_won", "tricks won this deal / 4"),
-    ("in_play", "1 if dealt in this deal and not folded"),
-    ("folded", "1 if folded this deal"),
-    ("out", "1 if out of the session (lost all lives, play-on variation)"),
-    ("lives_lost", "lives lost in the session / lives (capped at 1)"),
-    ("poor", "1 if exactly one life left (armoede)"),
-    ("knocks", "knocks made this deal / 8 (capped at 1)"),
-    ("last_knocker", "1 for the player who knocked last"),
-    ("dealer", "1 for the dealer"),
-    ("redraws", "dirty-hand redraws this deal / 8"),
-    ("claimant", "1 for the player whose dirty-hand claim is open to challenge"),
-    ("whistled", "1 if the player whistled (three tens, or three jacks by choice)"),
-    ("stood", "1 if the player stood up (four tens, or four jacks by choice)"),
-]
-"""Per-player fields (seat-relative), in layout order; :func:`_seat_values` fills them."""
+def seat_block(n: int, lives: int) -> SeatBlock:
+    """Toepen's per-player fields (seat-relative), in layout order."""
+    return SeatBlock([
+        LEADER,
+        TO_ACT,
+        tricks_won_field(TRICKS),
+        SeatField("in_play", "1 if dealt in this deal and not folded",
+                  lambda s: [not (out or folded) for out, folded in zip(s.out, s.folded, strict=True)]),
+        SeatField("folded", "1 if folded this deal", lambda s: s.folded),
+        SeatField("out", "1 if out of the session (lost all lives, play-on variation)", lambda s: s.out),
+        SeatField("lives_lost", "lives lost in the session / lives (capped at 1)", lambda s: s.lives_lost,
+                  scale=lives),
+        SeatField("poor", "1 if exactly one life left (armoede)",
+                  lambda s: [lives - lost == 1 for lost in s.lives_lost], view=None),
+        SeatField("knocks", "knocks made this deal / 8 (capped at 1)", lambda s: s.knocked_by, scale=8),
+        marker("last_knocker", "1 for the player who knocked last", lambda s: s.last_knocker),
+        DEALER,
+        SeatField("redraws", "dirty-hand redraws this deal / 8", lambda s: s.redraws, scale=MAX_REDRAWS),
+        marker("claimant", "1 for the player whose dirty-hand claim is open to challenge", lambda s: s.claimant),
+        SeatField("whistled", "1 if the player whistled (three tens, or three jacks by choice)",
+                  lambda s: [signal is Signal.WHISTLE for signal in s.signals], view=None),
+        SeatField("stood", "1 if the player stood up (four tens, or four jacks by choice)",
+                  lambda s: [signal is Signal.STAND for signal in s.signals], view=None),
+    ], n)
 
 
-def _seat_values(state: ToepenState, order: list[int], lives: int) -> dict[str, list[float]]:
-    """Each per-player field's values for the seats in ``order`` (observer first)."""
-    leader = state.trick[0][0] if state.trick else state.leader
-    return {
-        "leader": [s == leader for s in order],
-        "to_act": [s == state.to_act for s in order],
-        "tricks_won": [state.tricks_won[s] / 4 for s in order],
-        "in_play": [not (state.out[s] or state.folded[s]) for s in order],
-        "folded": [state.folded[s] for s in order],
-        "out": [state.out[s] for s in order],
-        "lives_lost": [min(state.lives_lost[s] / lives, 1) for s in order],
-        "poor": [lives - state.lives_lost[s] == 1 for s in order],
-        "knocks": [min(state.knocked_by[s] / 8, 1) for s in order],
-        "last_knocker": [s == state.last_knocker for s in order],
-        "dealer": [s == state.dealer for s in order],
-        "redraws": [min(state.redraws[s] / MAX_REDRAWS, 1) for s in order],
-        "claimant": [s == state.claimant for s in order],
-        "whistled": [state.signals[s] is Signal.WHISTLE for s in order],
-        "stood": [state.signals[s] is Signal.STAND for s in order],
-    }
-
-
-def layout(n: int) -> ObservationLayout:
+def layout(n: int, lives: int) -> ObservationLayout:
     """The Toepen observation for ``n`` players (sizes computed from the pack and ``n``)."""
+    seats = seat_block(n, lives)
+    position, trick_number = position_fields(
+        n, PHASES, TRICKS, seat_doc="the observer's absolute seat, one-hot (the only absolute field)")
     fields = [
         Field("hand", CARDS, "cards in the observer's hand"),
         Field("own_discards", CARDS, "the observer's own face-down cards (dirty discards, folded hand)"),
         Field("revealed", CARDS, "dirty hands turned face up by a challenge"),
-        Field("trick", n * CARDS, "card each player has played to the current trick, per relative seat"),
-        Field("played", n * CARDS, "every card each player has played this deal, per relative seat"),
-        *[Field(name, n, doc) for name, doc in SEAT_FIELDS],
-        Field("seat", n, "the observer's absolute seat, one-hot (the only absolute field)"),
-        Field("phase", len(PHASES), "decision phase one-hot: " + ", ".join(p.value for p in PHASES)),
-        Field("trick_number", 4, "tricks completed so far, one-hot 0..3"),
+        *table_fields(n, CARDS),
+        *seats.layout_fields(),
+        *position,
+        *trick_number,
         Field("stake", 1, "lives at stake for a player who stays in and loses / lives (capped at 1)"),
         Field("stock", 1, "cards left in the stock / 32"),
     ]
-    return ObservationLayout(fields, version=1)
+    return ObservationLayout(fields, version=1, seats=seats)
 
 
 def encode(game: Toepen, state: ToepenState, seat: int, out: np.ndarray) -> None:
     """Fill ``out`` (zeros) with what ``seat`` may know."""
-    lay, n, lives = game.observation, game.num_players, game.rules.lives
-    idx = PIQUET_32.index
-    put_cards(out, lay.start("hand"), idx, state.hands[seat])
-    put_cards(out, lay.start("own_discards"), idx, state.face_down[seat])
-    put_cards(out, lay.start("revealed"), idx, state.revealed)
-    put_trick(out, lay.start("trick"), idx, state.trick, seat, n)
-    put_seat_cards(out, lay.start("played"), idx, state.played, seat)
-    values = _seat_values(state, relative_order(seat, n), lives)
-    put_seat_fields(out, lay.start(SEAT_FIELDS[0][0]), [name for name, _ in SEAT_FIELDS], values)
-    out[lay.start("seat") + seat] = 1.0
-    out[lay.start("phase") + PHASES.index(state.phase)] = 1.0
-    out[lay.start("trick_number") + min(state.tricks_played, 3)] = 1.0
-    out[lay.start("stake")] = min(state.stake / lives, 1.0)
-    out[lay.start("stock")] = len(state.stock) / CARDS
+    lay, lives = game.observation, game.rules.lives
+    at, idx = lay.offsets, PIQUET_32.index
+    put_cards(out, at["hand"], idx, state.hands[seat])
+    put_cards(out, at["own_discards"], idx, state.face_down[seat])
+    put_cards(out, at["revealed"], idx, state.revealed)
+    write_table(out, at, idx, state, seat, game.num_players)
+    lay.seats.encode(state, seat, out, at[lay.seats.first])
+    write_position(out, at, PHASE_INDEX, state, seat, TRICKS)
+    out[at["stake"]] = min(state.stake / lives, 1.0)
+    out[at["stock"]] = len(state.stock) / CARDS
 
 
 def view(game: Toepen, state: ToepenState, seat: int) -> dict[str, Any]:
     """The same information as :func:`encode`, as plain Python (relative seats, card codes)."""
-    n, lives = game.num_players, game.rules.lives
-
-    def rel(s: int | None) -> int | None:
-        return None if s is None else (s - seat) % n
-
-    by_rel = [(seat + r) % n for r in range(n)]
-    return {
-        "seat": seat,
-        "num_players": n,
-        "phase": state.phase.value,
+    n = game.num_players
+    seen = {
+        **position_view(state, seat, n),
         "hand": codes(state.hands[seat]).split(),
         "own_discards": codes(state.face_down[seat]).split(),
         "revealed": codes(state.revealed).split(),
-        "trick": [(rel(s), c) for s, c in ((s, codes([c])) for s, c in state.trick)],
-        "played": [codes(state.played[s]).split() for s in by_rel],
-        "leader": rel(state.trick[0][0] if state.trick else state.leader),
-        "to_act": rel(state.to_act),
-        "tricks_won": [state.tricks_won[s] for s in by_rel],
-        "tricks_played": state.tricks_played,
-        "in_play": [state.in_play(s) for s in by_rel],
-        "folded": [state.folded[s] for s in by_rel],
-        "out": [state.out[s] for s in by_rel],
-        "lives": lives,
-        "lives_lost": [state.lives_lost[s] for s in by_rel],
+        **table_view(state, seat, n),
+        "lives": game.rules.lives,
         "stake": state.stake,
-        "knocks": [state.knocked_by[s] for s in by_rel],
-        "last_knocker": rel(state.last_knocker),
-        "dealer": rel(state.dealer),
-        "redraws": [state.redraws[s] for s in by_rel],
-        "claimant": rel(state.claimant),
-        "signals": [state.signals[s].name.lower() for s in by_rel],
+        "signals": [state.signals[(seat + r) % n].name.lower() for r in range(n)],
         "stock": len(state.stock),
         "can_knock": state.to_act == seat and game.can_knock(state, seat),
     }
+    game.observation.seats.view(state, seat, seen)
+    return seen
 
 
 def render(game: Toepen, state: ToepenState, seat: int | None = None) -> str:
