@@ -306,6 +306,7 @@ def test_a_snapshot_the_pool_forgot_is_read_back_for_a_deal_that_seats_it(tmp_pa
     and after a resume the pool reads it back to replay that deal."""
     import rams_env
     from agents.checkpoint_agent import build_policy
+    from tests.test_pool import _run_meta
     from training.pool import OpponentPool, snapshot_path
 
     game = rams_env.make_game("toepen", 4)
@@ -313,10 +314,10 @@ def test_a_snapshot_the_pool_forgot_is_read_back_for_a_deal_that_seats_it(tmp_pa
     live = build_policy(pool.obs_size, pool.n_actions, [8])
     pool.attach(live)
     first = pool.add_snapshot(256, live)
-    pool.save_snapshot(tmp_path, first, {})
+    pool.save_snapshot(tmp_path, first, _run_meta(pool))
     with torch.no_grad():
         next(live.parameters()).add_(1.0)
-    pool.save_snapshot(tmp_path, pool.add_snapshot(512, live), {})
+    pool.save_snapshot(tmp_path, pool.add_snapshot(512, live), _run_meta(pool))
     pool.prune(tmp_path, in_play={256})
     assert snapshot_path(tmp_path, 256).exists()
     pool.restore(tmp_path, pool.state())  # a resumed run: the pool holds 512 only

@@ -95,7 +95,7 @@ def opponent_specs(args: argparse.Namespace, n: int) -> list[str]:
 def build_factories(specs: list[str], game) -> dict[str, AgentFactory]:
     """One factory per distinct spec (a checkpoint is loaded once, however many seats play it)."""
     if any(spec.startswith(("checkpoint:", "pretrained")) or spec.endswith(".zip") for spec in specs):
-        print("loading the trained agents (torch takes a few seconds to import)...", file=sys.stderr, flush=True)
+        print("loading the trained agents (torch takes a few seconds to import)...", flush=True)
         import torch
 
         torch.set_num_threads(1)

@@ -251,6 +251,7 @@ class OpponentPool:
     def restore(self, out: Path, state: dict[str, Any] | None) -> None:
         """Reload the snapshots a checkpoint recorded (``state`` as checked by training/run_state.py): each file
         weights-only, of this game, table and rules, taken at the step its name says; a missing file is an error."""
+        self.folder = Path(out)
         results = (state or {}).get("results", {})  # absent in checkpoints written before results were kept
         self.snapshots = []
         for steps in (state or {}).get("snapshots", []):
