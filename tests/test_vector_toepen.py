@@ -3,7 +3,7 @@
 The cross-check plays the same deals with the same random actions in both engines and
 compares observations, masks, seats to act, dealers, lives, rewards, episode ends and
 settlements on every step (tests/vector_reference.py). ``RAMS_VECTOR_DEALS`` deals per
-preset and table size (default 1000); the slow tier runs only when ``RAMS_VECTOR_SLOW_DEALS``
+preset and table size (default 300, CI 1000); the slow tier runs only when ``RAMS_VECTOR_SLOW_DEALS``
 is set (hours with the Python reference):
 ``RAMS_VECTOR_SLOW_DEALS=100000 pytest -m slow tests/test_vector_toepen.py``.
 """
@@ -22,7 +22,7 @@ import rams_env.vector as vector  # noqa: E402
 from rams_env.games.toepen.rules import ToepenRules  # noqa: E402
 from tests.vector_reference import crosscheck  # noqa: E402
 
-DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "1000"))
+DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "300"))
 SLOW_DEALS = int(os.environ.get("RAMS_VECTOR_SLOW_DEALS", "0"))
 PRESETS = ToepenRules.preset_names()
 TABLES = (3, 4, 8)
