@@ -152,7 +152,7 @@ def session_over(r, k):
         for s in range(k.n):
             left += r.out[s] == 0
         return left <= 1
-    for s in range(k.n):
+    for s in range(k.n):  # noqa: SIM110 (a plain loop compiles to a plain loop in numba)
         if r.lives_lost[s] >= k.lives:
             return True
     return False

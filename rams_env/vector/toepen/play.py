@@ -130,7 +130,7 @@ def next_to_play(r, k):
 
 @njit(cache=True)
 def in_trick(r, s):
-    for i in range(r.trick_len):
+    for i in range(r.trick_len):  # noqa: SIM110 (a plain loop compiles to a plain loop in numba)
         if r.trick_seat[i] == s:
             return True
     return False
