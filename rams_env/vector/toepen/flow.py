@@ -165,13 +165,23 @@ def stock_size(r, k):
 
 
 @njit(cache=True)
-def queue_seats_in_play(r, k, first):
-    """The main queue := seats clockwise from ``first`` still in play."""
-    q_clear(r, MAIN)
-    for i in range(k.n):
+def queue_in_play(r, k, q, first, seats):
+    """Queue ``q`` := those of the ``seats`` seats clockwise from ``first`` still in play (the reference's
+    ``seats_from``; ``seats = n - 1`` from a seat's left neighbour leaves her out)."""
+    q_clear(r, q)
+    for i in range(seats):
         s = (first + i) % k.n
         if in_play(r, s):
-            q_push(r, MAIN, s)
+            q_push(r, q, s)
+
+
+@njit(cache=True)
+def ask_next(r, q, otherwise):
+    """The next seat of queue ``q`` decides (DECIDE); when the queue is empty the flow goes on to ``otherwise``."""
+    if q_empty(r, q):
+        return otherwise
+    r.to_act = q_front(r, q)
+    return DECIDE
 
 
 @njit(cache=True)
@@ -184,7 +194,7 @@ def ask_queue(r, phase):
 @njit(cache=True)
 def begin_dirty(r, k):
     if k.dirty_hands and stock_size(r, k) >= k.hand_size:
-        queue_seats_in_play(r, k, r.leader)
+        queue_in_play(r, k, MAIN, r.leader, k.n)
         return ask_queue(r, k.ph_dirty)
     return BEGIN_ANNOUNCE
 
@@ -200,11 +210,7 @@ def dirty_decision(r, k, seat, discard):
         r.hands[seat] |= bit(r.order[r.stock_at + i])
     r.stock_at += k.hand_size
     r.redraws[seat] += 1
-    q_clear(r, CHALLENGERS)
-    for i in range(1, k.n):
-        s = (seat + i) % k.n
-        if in_play(r, s):
-            q_push(r, CHALLENGERS, s)
+    queue_in_play(r, k, CHALLENGERS, seat + 1, k.n - 1)
     r.phase = k.ph_challenge
     r.to_act = q_front(r, CHALLENGERS)
     return DECIDE
@@ -242,7 +248,7 @@ def begin_announce(r, k):
     q_clear(r, MAIN)
     if not k.announcements:
         return BEGIN_POVERTY
-    queue_seats_in_play(r, k, r.leader)
+    queue_in_play(r, k, MAIN, r.leader, k.n)
     for i in range(r.queue_len[MAIN]):
         s = r.queues[MAIN, i]
         tens = count(r.hands[s] & k.ten_mask)
@@ -256,10 +262,7 @@ def announce_decision(r, k, seat, announce):
     if announce:
         r.signals[seat] = k.sig_stand if count(r.hands[seat] & k.jack_mask) == 4 else k.sig_whistle
     q_pop(r, MAIN)
-    if not q_empty(r, MAIN):
-        r.to_act = q_front(r, MAIN)
-        return DECIDE
-    return BEGIN_POVERTY
+    return ask_next(r, MAIN, BEGIN_POVERTY)
 
 
 # ------------------------------------------------------- poverty ("Variations")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import MAIN, RESPONDERS, bit, q_clear, q_empty, q_front, q_pop, q_push
+from rams_env.vector.bits import MAIN, RESPONDERS, bit, q_empty, q_front, q_pop
 from rams_env.vector.toepen.flow import (
     BEGIN_TRICK_PLAY,
     CONTINUE_WINDOW,
@@ -19,11 +19,13 @@ from rams_env.vector.toepen.flow import (
     OPEN_WINDOW,
     RESUME_PLAY,
     SETTLE,
+    ask_next,
     can_knock,
     in_play,
     lose,
     next_in_play,
     players_in,
+    queue_in_play,
 )
 from rams_env.vector.toepen.state import REASON_ALL_FOLDED, REASON_LAST_TRICK
 
@@ -37,11 +39,7 @@ def knock(r, k, seat):
     r.resume = r.phase
     if r.phase == k.ph_window:
         q_pop(r, MAIN)
-    q_clear(r, RESPONDERS)
-    for i in range(1, k.n):
-        s = (seat + i) % k.n
-        if in_play(r, s):
-            q_push(r, RESPONDERS, s)
+    queue_in_play(r, k, RESPONDERS, seat + 1, k.n - 1)
     r.phase, r.to_act = k.ph_respond, q_front(r, RESPONDERS)
     return DECIDE
 
@@ -73,12 +71,7 @@ def respond(r, k, seat, fold):
 def open_window(r, k):
     """Any-time knocking: each player still in, from the one to play on, may knock once."""
     r.phase = k.ph_window
-    first = next_to_play(r, k)
-    q_clear(r, MAIN)
-    for i in range(k.n):
-        s = (first + i) % k.n
-        if in_play(r, s):
-            q_push(r, MAIN, s)
+    queue_in_play(r, k, MAIN, next_to_play(r, k), k.n)
     return CONTINUE_WINDOW
 
 
@@ -86,10 +79,7 @@ def open_window(r, k):
 def continue_window(r, k):
     while not q_empty(r, MAIN) and not can_knock(r, k, q_front(r, MAIN)):
         q_pop(r, MAIN)
-    if not q_empty(r, MAIN):
-        r.to_act = q_front(r, MAIN)
-        return DECIDE
-    return RESUME_PLAY
+    return ask_next(r, MAIN, RESUME_PLAY)
 
 
 @njit(cache=True)
