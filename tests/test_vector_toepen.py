@@ -187,3 +187,19 @@ def test_unknown_game_and_bad_rules_are_refused():
         vector.make("toepen", lives=1)
     with pytest.raises(ValueError, match="num_envs"):
         vector.make("toepen", num_envs=0)
+
+
+def test_reset_comes_first_and_queued_deals_are_checked():
+    env = vector.make("toepen", num_envs=4)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(4, np.int64))
+    with pytest.raises(ValueError, match="permutation"):
+        env.queue_deals([0], np.zeros(32, int))
+    with pytest.raises(ValueError, match="lives_lost"):
+        env.queue_deals([0], np.arange(32), lives_lost=[[10, 0, 0, 0]])
+    with pytest.raises(ValueError, match="dealers"):
+        env.queue_deals([0], np.arange(32), dealers=[4])
+    env.queue_deals([0, 2], np.tile(np.arange(32)[::-1], (2, 1)), dealers=[1, 1])  # a duplicate deal
+    obs, mask, to_act = env.reset(seed=0)
+    assert np.array_equal(obs[0], obs[2]) and not np.array_equal(obs[0], obs[1])
+    assert to_act[0] == 2 and env.deals["hands"][0, 0] == sum(1 << c for c in (31, 30, 29, 28))
