@@ -203,3 +203,12 @@ def test_reset_comes_first_and_queued_deals_are_checked():
     obs, mask, to_act = env.reset(seed=0)
     assert np.array_equal(obs[0], obs[2]) and not np.array_equal(obs[0], obs[1])
     assert to_act[0] == 2 and env.deals["hands"][0, 0] == sum(1 << c for c in (31, 30, 29, 28))
+
+
+def test_numba_is_loaded_by_the_batched_engine_only():
+    import subprocess
+    import sys
+
+    code = "import sys, rams_env; rams_env.make('toepen', 4); print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
