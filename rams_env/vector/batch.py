@@ -1,7 +1,7 @@
 """The batched environment every compiled game shares: buffers, checks, seeding, policy groups.
 
 A game supplies three things (see ``toepen/__init__.py``): its rule data for the kernels
-(``build_spec``), its struct of arrays (``allocate``) and its kernels module (``reset_all``,
+(``build_spec``), its deal records (``allocate``: one numpy record per deal) and its kernels module (``reset_all``,
 ``step_all``, ``step_random_all``, ``sample_all``, ``observe_all``). This class owns what is
 the same for every game: argument checks, the illegal-action policy, preallocated outputs,
 deals queued from outside, and grouping deals by which policy plays the seat to act.

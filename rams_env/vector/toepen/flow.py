@@ -1,12 +1,11 @@
-"""Toepen's deal flow for one deal ``b`` of the batch: the reference's phase functions, compiled.
+"""Toepen's deal flow for one deal of the batch: the reference's phase functions, compiled.
 
 Each function mirrors the one of the same name in ``rams_env/games/toepen/openings.py`` or
 ``play.py``. Where the reference calls the next phase directly, these return a *continuation*
-(what to run next) and :func:`run` dispatches them in a loop until a seat must decide or the
-deal is settled: numba cannot compile the reference's mutually recursive calls, and the loop
-is also the one table of transitions a reader can follow. ``d`` is the batch
-(:class:`~rams_env.vector.toepen.state.Deals`), ``k`` the rule data
-(:class:`~rams_env.vector.toepen.spec.Spec`).
+(what to run next) and ``kernels.run`` dispatches them in a loop until a seat must decide or
+the deal is settled: numba cannot compile the reference's mutually recursive calls, and the
+loop is also the one table of transitions a reader can follow. ``r`` is the deal's record
+(state.py), ``k`` the rule data record (spec.py).
 """
 
 from __future__ import annotations

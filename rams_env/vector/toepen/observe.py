@@ -1,7 +1,7 @@
 """What a seat may know, written straight into the batch's observation and mask rows.
 
 Mirrors ``rams_env/games/toepen/observe.py`` field by field (offsets from the reference
-layout, carried in the Spec) so the vectors are bit-identical; values are computed in
+layout, carried in the rule data record ``k``) so the vectors are bit-identical; values are computed in
 float64 and rounded to float32 once, as numpy does when the reference fills its array.
 Nothing hidden is read: other hands, the stock and face-down discards of others never
 reach a row (tested by re-dealing unseen cards in the batch).
@@ -18,7 +18,7 @@ from rams_env.vector.toepen.flow import can_knock, in_play, may_announce, poor
 
 @njit(cache=True)
 def encode(r, k, seat, row):
-    """Zero ``row`` and write ``seat``'s observation of deal ``b``."""
+    """Zero ``row`` and write ``seat``'s observation of the deal ``r``."""
     row[:] = 0.0
     n, cards = k.n, k.cards
     put_cards(row, k.o_hand, r.hands[seat])
@@ -55,7 +55,7 @@ def encode(r, k, seat, row):
 
 @njit(cache=True)
 def legal_mask(r, k, row):
-    """Zero ``row`` and mark the legal actions of the seat to act in deal ``b``."""
+    """Zero ``row`` and mark the legal actions of the seat to act in the deal ``r``."""
     row[:] = 0
     seat, phase = r.to_act, r.phase
     if phase == k.ph_play:

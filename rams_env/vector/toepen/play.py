@@ -1,4 +1,4 @@
-"""Toepen's tricks, knocks, stays and folds and the settlement for one deal ``b``, compiled.
+"""Toepen's tricks, knocks, stays and folds and the settlement for one deal, compiled.
 
 Each function mirrors the one of the same name in ``rams_env/games/toepen/play.py`` and
 returns a continuation of :mod:`rams_env.vector.toepen.flow` instead of calling the next phase.
