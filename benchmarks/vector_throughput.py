@@ -1,0 +1,168 @@
+"""Batched engine throughput: decisions per CPU-second on one core, beside the AEC env and texas hold'em.
+
+Every contender runs in this process, pinned to one core, timed by ``os.times()`` (the CPU
+time of this process: other programs on the machine do not count), interleaved over rounds;
+medians are reported with ratios to ``texas_holdem_v4`` from the same run. The batched engine
+is timed with actions from outside (a uniformly random legal action per deal chosen with numpy
+from the mask, inside the timed loop, as a user's policy would) and with the random choice
+inside the kernel; the AEC env (``rams_env.make``) and PettingZoo's ``texas_holdem_v4`` are
+seeded once and then ``reset()`` per episode, PettingZoo's usual loop.
+
+    python benchmarks/vector_throughput.py                  # B = 1024, Toepen 4p; B and table sweeps
+    python benchmarks/vector_throughput.py --seconds 2 --rounds 5 --json results.json
+    python benchmarks/vector_throughput.py --compile        # also cold and warm start-up times
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import rams_env  # noqa: E402
+import rams_env.vector as vector  # noqa: E402
+
+BASELINE = "texas_holdem_v4"
+
+
+def cpu_seconds() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def random_legal(mask: np.ndarray, rng: np.random.Generator, noise: np.ndarray) -> np.ndarray:
+    """A uniformly random legal action per row: the largest of uniform noise lifted by 1 where legal."""
+    rng.random(out=noise, dtype=np.float32)
+    noise += mask
+    return noise.argmax(axis=1)
+
+
+def batched(num_envs: int, players: int, inside: bool) -> Callable[[float], float]:
+    """A timer of the batched Toepen engine: decisions per CPU-second for about ``seconds``."""
+    env = vector.make("toepen", num_envs=num_envs, num_players=players)
+    _, mask, _ = env.reset(seed=1)
+    env.step(env.sample_actions())
+    env.step_random()
+    rng = np.random.default_rng(1)
+    noise = np.empty(mask.shape, np.float32)
+
+    def timed(seconds: float) -> float:
+        steps, start = 0, cpu_seconds()
+        while cpu_seconds() - start < seconds:
+            if inside:
+                env.step_random()
+            else:
+                env.step(random_legal(env.mask, rng, noise))
+            steps += 1
+        return steps * num_envs / (cpu_seconds() - start)
+    return timed
+
+
+def aec(make: Callable[[], object]) -> Callable[[float], float]:
+    """A timer of an AEC env with uniform random legal play, seeded once, ``reset()`` per episode."""
+    env = make()
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+
+    def timed(seconds: float) -> float:
+        decisions, start = 0, cpu_seconds()
+        while cpu_seconds() - start < seconds:
+            for _ in env.agent_iter():
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(len(legal))]))
+                decisions += 1
+            env.reset()
+        return decisions / (cpu_seconds() - start)
+    return timed
+
+
+def contenders(sizes: list[int], tables: list[int]) -> dict[str, Callable[[float], float]]:
+    from pettingzoo.classic import texas_holdem_v4
+
+    out = {BASELINE: aec(texas_holdem_v4.env), "rams_env.make toepen 4p": aec(lambda: rams_env.make("toepen", 4))}
+    for b in sizes:
+        for inside in (False, True):
+            out[f"vector toepen 4p B={b} {'inside' if inside else 'outside'}"] = batched(b, 4, inside)
+    for n in tables:
+        if n != 4:
+            for inside in (False, True):
+                out[f"vector toepen {n}p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, n, inside)
+    return out
+
+
+START_UP = """
+import os, time
+t = os.times(); w = time.perf_counter()
+import rams_env.vector as vector
+env = vector.make("toepen", num_envs=64, num_players=4)
+env.reset(seed=0); env.step(env.sample_actions()); env.step_random(); env.observe(0)
+t2 = os.times()
+print(time.perf_counter() - w, t2.user + t2.system - t.user - t.system)
+"""
+
+
+def start_up_times() -> dict[str, dict[str, float]]:
+    """Wall and CPU seconds to import, build, reset and step: cold (empty numba cache) and warm."""
+    out = {}
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
+        for label in ("cold", "warm"):
+            text = subprocess.run([sys.executable, "-c", START_UP], env=env, capture_output=True, text=True,
+                                  check=True).stdout.split()
+            out[label] = {"wall_s": float(text[0]), "cpu_s": float(text[1])}
+    return out
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per contender per round (default 1)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians reported (default 3)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024, 4096], help="batch sizes (4p)")
+    parser.add_argument("--tables", type=int, nargs="+", default=[3, 4, 5, 6, 7, 8], help="table sizes (B=1024)")
+    parser.add_argument("--core", type=int, default=None, help="the core to pin to (default: the last one)")
+    parser.add_argument("--compile", action="store_true", help="also time start-up with a cold and a warm cache")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    args = parser.parse_args(argv)
+
+    core = max(os.sched_getaffinity(0)) if args.core is None else args.core
+    os.sched_setaffinity(0, {core})
+    timers = contenders(args.sizes, args.tables)
+    samples: dict[str, list[float]] = {name: [] for name in timers}
+    for _ in range(args.rounds):
+        for name, timed in timers.items():
+            samples[name].append(timed(args.seconds))
+    base = statistics.median(samples[BASELINE])
+    results: dict = {"core": core, "rates": {}}
+    print(f"one core ({core}), decisions per CPU-second, median of {args.rounds} rounds, same run")
+    print(f"| {'contender':38} | {'decisions/s':>12} | {'vs texas':>9} | {'ns/decision':>11} |")
+    print(f"| {'-' * 38} | {'-' * 12} | {'-' * 9} | {'-' * 11} |")
+    for name, runs in samples.items():
+        rate = statistics.median(runs)
+        results["rates"][name] = {"decisions_per_s": rate, "ratio_vs_texas": rate / base}
+        print(f"| {name:38} | {rate:12,.0f} | {rate / base:8.1f}x | {1e9 / rate:11.0f} |")
+    if args.compile:
+        results["start_up"] = start_up_times()
+        for label, t in results["start_up"].items():
+            print(f"start-up, {label} numba cache: {t['wall_s']:.1f} s wall, {t['cpu_s']:.1f} s CPU")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+    return results
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Toepen's rule data for the kernels, taken from the reference engine, never restated.
+
+The kernels receive everything that depends on the rules, the table size, the pack or a
+layout as one record argument ``k`` (``spec[0]``): rule flags from
+:class:`ToepenRules`, card suits and strengths from the game's ``TrickOrder`` over
+``PIQUET_32``, the action ids from the game's ``ActionLayout`` and every observation offset
+from its ``ObservationLayout``. Passing them as an argument, not as globals, keeps numba's
+on-disk cache valid whatever the rules: the compiled code never bakes in a layout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rams_env.cards import SUITS, rank_of
+from rams_env.games.toepen.game import DIRTY_RANKS, HAND_SIZE, TRICKS, Toepen
+from rams_env.games.toepen.observe import MAX_REDRAWS, PHASES
+from rams_env.games.toepen.rules import FoldedWinner, KnockTiming
+from rams_env.games.toepen.state import Phase, Signal
+
+KNOCKS_SCALE = 8
+"""observe.py divides each seat's knocks by 8 (capped at 1); the cross-check pins this copy."""
+
+OBS_FIELDS = (
+    "hand", "own_discards", "revealed", "trick", "played", "leader", "to_act", "tricks_won", "in_play",
+    "folded", "out", "lives_lost", "poor", "knocks", "last_knocker", "dealer", "redraws", "claimant",
+    "whistled", "stood", "seat", "phase", "trick_number", "stake", "stock",
+)
+"""Every observation field the encoder writes; the reference layout must hold exactly these."""
+
+ACTIONS = ("knock", "pass", "stay", "fold", "dirty", "keep", "challenge", "accept", "announce", "silent")
+
+RULE_FLAGS = ("any_time", "cannot_win", "dirty_hands", "announcements", "poverty", "play_on", "session",
+              "random_carry")
+
+SPEC_FIELDS = (
+    "n", "lives", "cards", "hand_size", "tricks", "num_actions", "obs_size", "max_redraws", "max_knocks",
+    *RULE_FLAGS,
+    *(f"ph_{p.name.lower()}" for p in Phase),
+    "sig_whistle", "sig_stand",
+    "a_play", *(f"a_{name}" for name in ACTIONS),
+    *(f"o_{name}" for name in OBS_FIELDS),
+    "suit", "power", "suit_masks", "precedence", "dirty_mask", "ten_mask", "jack_mask",
+)
+
+
+def build_spec(game: Toepen, *, session: bool, random_carry: bool) -> np.ndarray:
+    """The kernels' view of ``game`` (its rules, table size, pack, layouts)."""
+    rules, pack, layout = game.rules, game.pack(), game.observation
+    if set(layout.slices) != set(OBS_FIELDS):
+        raise NotImplementedError(f"the batched Toepen encoder writes {sorted(OBS_FIELDS)}; the reference layout "
+                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/toepen/observe.py")
+    suit = np.array([game.order.suit[c] for c in pack.cards], dtype=np.int64)
+    power = np.array([game.order.power[c] for c in pack.cards], dtype=np.int64)
+
+    def cards_where(keep) -> np.uint64:
+        return np.uint64(sum(1 << i for i, c in enumerate(pack.cards) if keep(c)))
+
+    values = {
+        "n": game.num_players, "lives": rules.lives, "cards": len(pack), "hand_size": HAND_SIZE,
+        "tricks": TRICKS, "num_actions": game.actions.size, "obs_size": layout.size,
+        "max_redraws": MAX_REDRAWS, "max_knocks": KNOCKS_SCALE,
+        "any_time": int(rules.knock_timing is KnockTiming.ANY_TIME),
+        "cannot_win": int(rules.folded_winner is FoldedWinner.CANNOT_WIN),
+        "dirty_hands": int(rules.dirty_hands), "announcements": int(rules.announcements),
+        "poverty": int(rules.poverty), "play_on": int(rules.play_on),
+        "session": int(session), "random_carry": int(random_carry),
+        **{f"ph_{p.name.lower()}": PHASES.index(p) for p in Phase},
+        "sig_whistle": Signal.WHISTLE.value, "sig_stand": Signal.STAND.value,
+        "a_play": game.actions.id("play"), **{f"a_{name}": game.actions.singles[name] for name in ACTIONS},
+        **{f"o_{name}": layout.start(name) for name in OBS_FIELDS},
+        "suit": suit, "power": power,
+        "suit_masks": np.array([cards_where(lambda c, s=s: game.order.suit[c] == s) for s in range(len(SUITS))],
+                               dtype=np.uint64),
+        "precedence": np.array(game.precedence, dtype=np.int64),
+        "dirty_mask": cards_where(lambda c: rank_of(c) in DIRTY_RANKS),
+        "ten_mask": cards_where(lambda c: rank_of(c) == "10"),
+        "jack_mask": cards_where(lambda c: rank_of(c) == "J"),
+    }
+    return as_record(values)
+
+
+def as_record(values: dict) -> np.ndarray:
+    """A one-element structured array: numba passes a record by pointer (a tuple would be copied)."""
+    arrays = {name: np.asarray(values[name]) for name in SPEC_FIELDS}
+    dtype = np.dtype([(name, np.int64 if a.dtype.kind in "ib" else a.dtype, a.shape) for name, a in arrays.items()])
+    record = np.zeros(1, dtype)
+    for name, a in arrays.items():
+        record[name] = a
+    return record
