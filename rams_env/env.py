@@ -145,7 +145,6 @@ class RamsEnv(AECEnv):
         self.state_space = spaces.Box(0.0, 1.0, (game.state_layout.size,), dtype=OBS_DTYPE)
         self._rng = np.random.default_rng()
         self.game_state: State | None = None
-        self.agent_selection = None
         self._legal: list[int] = []
         self._observed: dict[str, dict[str, np.ndarray]] = {}  # this position's observations by agent
         self._obs_size, self._n_actions = game.observation.size, n_actions
