@@ -327,6 +327,10 @@ class Mauscheln(Game):
         redeal_unseen(groups, rng)
         return clone
 
+    def compulsory_reveals(self, state: MauschelnState) -> list[int]:
+        """A quartet goes on the bonfire and its holder pays the Pinke, in front of everybody ("Quartets")."""
+        return list(state.quartets)
+
     def conserved(self, state: MauschelnState) -> dict[str, Any]:
         places = [*state.hands, *state.face_down, *state.played, state.talon]
         if not state.turn_up_taken:

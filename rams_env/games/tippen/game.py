@@ -26,6 +26,7 @@ from rams_env.games.tippen.rules import DealerOption, PlayMode, TippenRules, Tru
 from rams_env.games.tippen.state import Bid, Phase, TippenState
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry
+from rams_env.private_choice import PrivateChoice
 from rams_env.tricks import PlayRules, TrickOrder
 
 PLAY_RULES = {
@@ -53,6 +54,9 @@ class Tippen(Game):
         super().__init__(num_players, rules, session=session)
         self.ids = self.actions.singles
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
+        self.robbing = PrivateChoice((self.ids["decline"], self.ids["rob"]), self.ids["decline"],
+                                     privileges.holds_trump_seven)
+        """Every player is asked; only the holder of the trump seven may rob the upcard."""
         self.play_rules = PLAY_RULES[self.rules.play_mode]
 
     def order(self, state: TippenState) -> TrickOrder:
@@ -163,12 +167,13 @@ class Tippen(Game):
         if phase is Phase.DISCARD:
             start, index = self.actions.start["discard"], self.pack().index
             return sorted(start + index[c] for c in state.hands[state.to_act])
+        if phase is Phase.ROB:
+            return self.robbing.legal(state)
         return {
             Phase.BID: [ids["tap"], ids["pass"]],
             Phase.DEALER: [ids["knock" if self.rules.dealer_option is DealerOption.KNOCK else "sniff"],
                            ids["decline"]],
             Phase.DROP: [ids["tap"], ids["drop"]],
-            Phase.ROB: [ids["decline"], ids["rob"]],
             Phase.SHOVE: [ids["deal"], ids["shove"]] if state.shoves < self.num_players - 1 else [ids["deal"]],
         }[phase]
 
