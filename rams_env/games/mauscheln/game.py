@@ -60,7 +60,8 @@ class Mauscheln(Game):
         codes_ = self.pack().codes
         return ActionLayout([
             Segment("play", codes_, bare=True, doc="play this card"),
-            Segment("discard", codes_, doc="put this card on the bonfire (exchange)"),
+            Segment("discard", codes_, doc="put this card on the bonfire (exchange)",
+                    seen_by_others="discards a card"),
             Segment("done", doc="end the exchange: receive as many cards from the talon"),
             Segment("sneak", doc="undertake to win at least two tricks"),
             Segment("join", doc="play along with the sneaker, undertaking a trick"),

@@ -73,7 +73,8 @@ class Tippen(Game):
         codes_ = self.pack().codes
         return ActionLayout([
             Segment("play", codes_, bare=True, doc="play this card"),
-            Segment("discard", codes_, doc="discard this card (exchange; after a knock, sniff or rob)"),
+            Segment("discard", codes_, doc="discard this card (exchange; after a knock, sniff or rob)",
+                    seen_by_others="discards a card"),
             Segment("done", doc="end the exchange: receive as many cards from the talon"),
             Segment("tap", doc="play this deal (tippen), undertaking a trick"),
             Segment("pass", doc="drop out of this deal"),
