@@ -23,7 +23,7 @@ import rams_env
 from rams_env.env import IllegalActionError
 from rams_env.game import OptionError, UnknownResetOption
 from rams_env.rules import RulesError
-from tests.conformance import LeakCount, cases, compare_deals, leak_check, random_playout
+from tests.conformance import cases, compare_deals, every_table_size, leak_census, random_playout
 
 CASES = cases()
 IDS = [f"{g}-{p}-{n}p" for g, p, n in CASES]
@@ -207,8 +207,7 @@ def test_property_random_deals(case, seed, hidden_every):
     random_playout(env, seed, np.random.default_rng(seed), check_hidden_every=hidden_every)
 
 
-ALL_SIZES = [(g, p, n) for g, p, _ in cases(extra_players=False)
-             for n in range(*(lambda r: (r[0], r[1] + 1))(rams_env.make_game(g, preset=p).player_range()))]
+ALL_SIZES = every_table_size()
 
 
 @pytest.mark.parametrize(("game", "preset", "n"), ALL_SIZES, ids=[f"{g}-{p}-{n}p" for g, p, n in ALL_SIZES])
@@ -225,9 +224,7 @@ def test_no_hidden_information_leaks(game, preset, n):
     """Worlds that differ only in cards a seat cannot see look the same to her at every step (tests/conformance.py:
     observation, mask, view, agent to act, reward), fresh and mid-session deals. ``python -m tests.conformance``
     prints how much is compared."""
-    count, rng = LeakCount(), np.random.default_rng(n)
-    for seed in range(LEAK_DEALS):
-        count.add(leak_check(lambda carry=seed % 2 == 1: make(game, preset, n, random_carry=carry), seed, rng))
+    count = leak_census(game, preset, n, LEAK_DEALS)
     assert count.worlds >= LEAK_DEALS and count.steps > count.worlds, count
 
 

@@ -77,7 +77,7 @@ class Lupfen(Game):
             Segment("look", doc="look at the hand (no blind lift)"),
             Segment("scrap", doc="two Unters and an Ober: call the deal off"),
             Segment("declare", doc="declare three Unters (wins the deal)"),
-            Segment("keep", doc="do not call scrap"),
+            Segment("keep", doc="do not call scrap (the only answer without two Unters and an Ober)"),
             Segment("deal", doc="dealer: deal the cards"),
             Segment("shove", doc="dealer: leave the fee in the pot and pass the deal on"),
         ])

@@ -80,7 +80,7 @@ class Tippen(Game):
             Segment("pass", doc="drop out of this deal"),
             Segment("knock", doc="dealer: knock on the unseen trump before looking at the hand"),
             Segment("sniff", doc="dealer: sniff (take the trump card, discard one)"),
-            Segment("decline", doc="do not use the privilege (knock, sniff, rob)"),
+            Segment("decline", doc="do not use the privilege (knock, sniff, rob); without the trump 7 the only answer"),
             Segment("rob", doc="holder of the trump 7: take the upcard, discard one"),
             Segment("drop", doc="sniffing dealer (1859): drop out, paying a simple bête"),
             Segment("deal", doc="dealer: deal"),

@@ -72,7 +72,7 @@ class Toepen(Game):
             Segment("challenge", doc="turn the dirty-hand claim face up"),
             Segment("accept", doc="let the dirty-hand claim stand"),
             Segment("announce", doc="whistle (three jacks) or stand up (four jacks)"),
-            Segment("silent", doc="make no announcement with three or four jacks"),
+            Segment("silent", doc="make no announcement (the only answer without three or four jacks)"),
         ])
 
     def build_observation(self) -> ObservationLayout:
