@@ -55,6 +55,7 @@ def rob_decision(game: Tippen, state: TippenState, seat: int, rob: bool) -> None
         if not game.robbing.ask_next(state):
             bidding.begin_bidding(game, state)
         return
+    state.queue = []  # nobody else can hold the trump seven: the others are not asked
     state.hands[seat].append(state.trump_card)
     state.upcard_taken_by = seat
     state.phase = Phase.DISCARD
