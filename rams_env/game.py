@@ -174,7 +174,8 @@ class Game(ABC):
 
     def compulsory_reveals(self, state: State) -> Any:
         """What the rules oblige players to make public about cards the others cannot see, as it stands now
-        (Toepen's whistle for three tens, Lupfen's Ständer and three Unters, Mauscheln's quartets).
+        (Toepen's whistle for three tens, Lupfen's Ständer and three Unters, Mauscheln's quartets,
+        the trump suit a knocking Tippen dealer announces).
 
         Two deals that differ here are told apart by the rules themselves, not by a leak: the hidden-information
         check (tests/conformance.py) stops comparing them there. Keep it to what the source makes compulsory;

@@ -252,6 +252,11 @@ class Tippen(Game):
         return (self.rules.trump_from is TrumpFrom.TURNED and state.upcard_taken_by is None
                 and state.phase is not Phase.SHOVE)
 
+    def compulsory_reveals(self, state: TippenState) -> int | None:
+        """The trump suit once the dealer's privilege is settled: announced even when a knocking or (Grupp)
+        sniffing dealer takes the trump card unseen ("Variations")."""
+        return state.trump if observe.trump_known(self, state) else None
+
     def conserved(self, state: TippenState) -> dict[str, Any]:
         places = [*state.hands, *state.face_down, *state.played, state.talon]
         if self._upcard_on_table(state):
