@@ -22,12 +22,15 @@ class Segment:
 
     items: one action per item (labelled ``"name item"``, or ``"item"`` when bare);
            ``None`` for a single action labelled by the name alone.
+    seen_by_others: what the other players learn of the action when its item is face down (a
+           discard: ``"discards a card"``); empty when the label itself is public.
     """
 
     name: str
     items: tuple[str, ...] | None = None
     bare: bool = False
     doc: str = ""
+    seen_by_others: str = ""
 
     @property
     def size(self) -> int:
@@ -75,6 +78,10 @@ class ActionLayout:
 
     def label(self, action: int) -> str:
         return self.labels[action]
+
+    def public_label(self, action: int) -> str:
+        """The action as the other players see it: a face-down discard names no card."""
+        return self._segment_of[action].seen_by_others or self.labels[action]
 
     def parse(self, label: str) -> int:
         """Action id of a label (``"Ac"``, ``"knock"``, ``"bid 3"``)."""

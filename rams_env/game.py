@@ -190,6 +190,17 @@ class Game(ABC):
         """
         return {}
 
+    def compulsory_reveals(self, state: State) -> Any:
+        """What the rules oblige players to make public about cards the others cannot see, as it stands now
+        (Toepen's whistle for three tens, Lupfen's Ständer and three Unters, Mauscheln's quartets,
+        the trump suit a knocking Tippen dealer announces).
+
+        Two deals that differ here are told apart by the rules themselves, not by a leak: the hidden-information
+        check (tests/conformance.py) stops comparing them there. Keep it to what the source makes compulsory;
+        a choice belongs in an action (see rams_env/private_choice.py).
+        """
+        return None
+
     def session_over(self, state: State) -> bool:
         """Whether the session has ended (default: sessions are single deals)."""
         return True

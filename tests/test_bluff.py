@@ -78,7 +78,7 @@ def test_voids_replayed_from_history_match_the_trick_and_the_hands():
 
 def test_announcements_constrain_worlds_and_the_true_world_fits():
     hands = ["7h 8h 9s Ac", "10c 10s 10d 7c", "Kh Qh Ks Qs", "Jh 8c 9c Ad"]
-    game, state = scripted(hands, 3, [], dirty_hands=False)
+    game, state = scripted(hands, 3, ["silent"] * 4, dirty_hands=False)  # everyone asked about jacks
     assert state.signals[1] is Signal.WHISTLE and state.phase is Phase.PLAY
     pos = position(game, state, 0)
     assert all(pos.consistent(s, state.hands[s]) for s in pos.opponents)

@@ -23,12 +23,15 @@ import rams_env
 from rams_env.env import IllegalActionError, IllegalActionWarning
 from rams_env.game import OptionError, UnknownResetOption
 from rams_env.rules import RulesError
-from tests.conformance import cases, random_playout
+from tests.conformance import cases, compare_deals, every_table_size, leak_census, random_playout
 
 CASES = cases()
 IDS = [f"{g}-{p}-{n}p" for g, p, n in CASES]
 DEALS = int(os.environ.get("RAMS_CONFORMANCE_DEALS", "300"))
 """Random deals per case (CI raises it; every step of every deal is checked)."""
+LEAK_DEALS = max(2, DEALS // 100)
+"""Deals per game, preset and table size in the hidden-information leak check (each replayed in two other
+worlds per observer seat, every step compared)."""
 
 
 def make(game: str, preset: str, n: int, **kw):
@@ -208,8 +211,7 @@ def test_property_random_deals(case, seed, hidden_every):
     random_playout(env, seed, np.random.default_rng(seed), check_hidden_every=hidden_every)
 
 
-ALL_SIZES = [(g, p, n) for g, p, _ in cases(extra_players=False)
-             for n in range(*(lambda r: (r[0], r[1] + 1))(rams_env.make_game(g, preset=p).player_range()))]
+ALL_SIZES = every_table_size()
 
 
 @pytest.mark.parametrize(("game", "preset", "n"), ALL_SIZES, ids=[f"{g}-{p}-{n}p" for g, p, n in ALL_SIZES])
@@ -219,3 +221,60 @@ def test_every_table_size_plays(game, preset, n):
     envs = [make(game, preset, n), make(game, preset, n, random_carry=True)]
     for seed in range(12):
         random_playout(envs[seed % 2], seed, rng, check_hidden_every=5)
+
+
+@pytest.mark.parametrize(("game", "preset", "n"), ALL_SIZES, ids=[f"{g}-{p}-{n}p" for g, p, n in ALL_SIZES])
+def test_no_hidden_information_leaks(game, preset, n):
+    """Worlds that differ only in cards a seat cannot see look the same to her at every step (tests/conformance.py:
+    observation, mask, view, agent to act, reward), fresh and mid-session deals. ``python -m tests.conformance``
+    prints how much is compared."""
+    count = leak_census(game, preset, n, LEAK_DEALS)
+    assert count.worlds >= LEAK_DEALS and count.steps > count.worlds, count
+
+
+# The reproductions of issue 14: a decision offered only to the holder of a hidden combination.
+def answer(game: str, *labels: str):
+    """A chooser that gives the first of ``labels`` that is legal (else the first legal action)."""
+    layout = rams_env.make_game(game).actions
+    ids = [layout.parse(label) for label in labels if label in layout.labels]
+    return lambda legal: next((a for a in ids if a in legal), legal[0])
+
+
+def fixed(hands, dealer: int, **deal) -> dict:
+    return {"seed": 0, "options": {"deal": {"hands": hands, **deal}, "dealer": dealer}}
+
+
+def swapped(hands, a: str, b: str) -> list[list[str]]:
+    return [[b if c == a else a if c == b else c for c in hand] for hand in hands]
+
+
+LUPFEN_H = [["Ac", "10c", "Kc"], ["Jc", "Jh", "Qs"], ["As", "10s", "Kh"], ["Ad", "10d", "Kd"]]
+TOEPEN_H = [["7c", "8c", "9c", "Ac"], ["Jc", "Js", "Jh", "7d"], ["8s", "9s", "As", "Ks"], ["8d", "9d", "Ad", "Kd"]]
+TIPPEN_H = [["Ac", "Kc", "Qc"], ["7h", "8s", "9s"], ["10d", "Jd", "Qd"], ["8c", "9c", "10c"]]
+KNOWN_LEAKS = {  # game, preset, hands (seat 1 holds the combination), the two cards exchanged, other deal keys
+    "lupfen scrap": ("lupfen", "standard", LUPFEN_H, ("Jh", "Kh"), {}),
+    "toepen jacks": ("toepen", "standard", TOEPEN_H, ("Jh", "8s"), {}),
+    "tippen robbing": ("tippen", "alvensleben_robbing", TIPPEN_H, ("7h", "10d"), {"turned": "Ah"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(KNOWN_LEAKS))
+@pytest.mark.parametrize("observer", [0, 3])
+def test_known_leaks_stay_closed(case, observer):
+    """Seat 1 holds the combination (two Unters and an Ober; three jacks; the trump seven) or, in the other world,
+    seat 2 holds the exchanged card: seats 0 and 3 must not tell the worlds apart while everybody declines
+    (issue 14's reproduction for Lupfen: dealer 3, Jh and Kh exchanged between seats 1 and 2)."""
+    game, preset, hands, (a, b), deal = KNOWN_LEAKS[case]
+    worlds = fixed(hands, 3, **deal), fixed(swapped(hands, a, b), 3, **deal)
+    count = compare_deals(lambda: make(game, preset, 4), *worlds, observer, answer(game, "keep", "silent", "decline"))
+    assert count.steps >= 6, count  # past the round in which every seat is asked, until a swapped card is played
+
+
+def test_lupfen_scrap_leak_closed_in_parallel_env():
+    """Issue 14 saw the scrap leak in every seat's observation from parallel_env."""
+    observations = []
+    for hands in (LUPFEN_H, swapped(LUPFEN_H, "Jh", "Kh")):
+        par = rams_env.parallel_env("lupfen", 4)
+        obs, _ = par.reset(**fixed(hands, 3))
+        observations.append(obs["player_0"]["observation"])
+    assert np.array_equal(*observations)

@@ -130,9 +130,9 @@ def test_tippen_dealer_privileges_and_robbing():
     assert decide(position("tippen", hands, turned="10h", preset="modern_knocking")) == "decline"
     assert decide(position("tippen", hands, turned="10h", preset="modern_knocking"), knock_min_pot=1.0) == "knock"
     robber = ["Ad Kd Jc", "7h 8c 9c", "Qs 10s 9s", "Jd 10d 9d"]
-    raw = position("tippen", robber, turned="Ah", ruleset="alvensleben_robbing")
+    raw = position("tippen", robber, "0:decline", turned="Ah", ruleset="alvensleben_robbing")
     assert raw.game_state.to_act == 1 and decide(raw) == "rob"
-    raw = position("tippen", robber, "1:rob", turned="Ah", ruleset="alvensleben_robbing")
+    raw = position("tippen", robber, "0:decline 1:rob", turned="Ah", ruleset="alvensleben_robbing")
     assert decide(raw) == "discard 8c"  # the lowest side card
 
 

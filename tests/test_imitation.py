@@ -65,7 +65,7 @@ def test_recorded_decisions_are_legal_whole_deals_with_the_deals_payoff_as_retur
 
 
 def test_the_fit_makes_the_network_play_the_teachers_moves():
-    game, _, data = lupfen_demonstrations(3000, gamma=0.99, scale=0.1)
+    game, _, data = lupfen_demonstrations(3600, gamma=0.99, scale=0.1)  # about 1000 real choices (scrap: asked of all)
     torch.manual_seed(0)
     policy = build_policy(game.observation.size, game.actions.size, [64, 64])
     before = agreement(policy, data)

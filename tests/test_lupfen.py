@@ -39,7 +39,7 @@ def test_worked_example_1_shares_and_a_bete_keep_the_pot():
     assert raw.view("player_0")["trump"] is None  # nothing turned before the lift
     play(env, "0:lift")
     assert raw.view("player_1")["turned"] == "Qd" and raw.game_state.phase is Phase.JOIN
-    play(env, "1:mit 2:mit 0:Ad")
+    play(env, "1:mit 2:mit 0:keep 1:keep 2:keep 0:Ad")  # everyone asked about scrap; nobody holds it
     assert legal(raw) == ["Kd"]  # must follow trumps
     play(env, "1:Kd")
     assert legal(raw) == sorted(["Qs", "Qc", "Kc"])  # void and no trump: any card
@@ -50,7 +50,7 @@ def test_worked_example_1_shares_and_a_bete_keep_the_pot():
 
 def test_worked_example_2_lifter_takes_all_others_each_pay_the_pot():
     env, raw = table(EXAMPLE_2, rest(EXAMPLE_2, "Qh"), dealer=0, pot=12)
-    play(env, "1:lift 2:mit 0:mit 1:Ah 2:As 0:Ac 1:10h 2:Ks 0:Kc 1:Kh 2:Qs 0:Qc")
+    play(env, "1:lift 2:mit 0:mit 1:keep 2:keep 0:keep 1:Ah 2:As 0:Ac 1:10h 2:Ks 0:Kc 1:Kh 2:Qs 0:Qc")
     assert chips(raw) == [-12, 12, -12] and raw.game_state.ledger.pot == 24  # the pot doubled
 
 
@@ -74,9 +74,11 @@ def test_nobody_lifts_the_pot_stays_and_the_deal_passes():
 def test_force_round_everyone_antes_and_must_trump():
     hands = ["Ac Kd Js", "Kc Ks Qs", "10c Jc Ah"]
     env, raw = table(hands, rest(hands, "Qd"), dealer=2, pot=0)
-    assert raw.game_state.round is Round.FORCE and raw.game_state.phase is Phase.PLAY
+    assert raw.game_state.round is Round.FORCE and raw.game_state.phase is Phase.SCRAP  # everyone is asked before play
     assert raw.game_state.ledger.pot == 9 and chips(raw) == [-3, -3, -3]
     assert raw.view("player_1")["trump"] == "d"  # the top card is turned at once
+    play(env, "0:keep 1:keep 2:keep")
+    assert raw.game_state.phase is Phase.PLAY
     play(env, "0:Js 1:Ks")
     assert legal(raw) == ["10c", "Ah", "Jc"]  # void in spades and no trump: any card
     play(env, "2:Ah 1:Kc")
@@ -96,10 +98,9 @@ def test_force_is_repeated_while_everyone_takes_a_trick():
     env.reset(seed=0, options={"deal": {"hands": [h.split() for h in hands], "stock": rest(hands, "Qd").split()},
                                "dealer": 2, "pot": 0, "bankrolls": [0, 0, 0]})
     raw = env.unwrapped
-    play(env, "0:Js 1:Ks 2:Qs 1:Kc 2:Qc 0:Ac 0:Kd 1:10h 2:Ad")
+    play(env, "0:keep 1:keep 2:keep 0:Js 1:Ks 2:Qs 1:Kc 2:Qc 0:Ac 0:Kd 1:10h 2:Ad")
     assert raw.game_state.deals_played == 1 and raw.game_state.deal_results[0] == [0, 0, 0]
-    # pot shared out: a new force, new antes
-    assert raw.game_state.round is Round.FORCE and raw.game_state.ledger.pot == 9
+    assert raw.game_state.round is Round.FORCE and raw.game_state.ledger.pot == 9  # pot shared out: a new force, new antes
 
 
 # ------------------------------------------------------- special combinations
@@ -121,12 +122,14 @@ def test_three_unters_in_a_lupfen_round_are_declared_after_the_others_decide():
 
 
 def test_scrap_in_a_force_round_redeals_without_payment():
-    hands = ["Jc Js Qh", "Kc Ks Qs", "10c 10s Ah"]
+    hands = ["Kc Ks Qs", "Jc Js Qh", "10c 10s Ah"]
     env, raw = table(hands, rest(hands, "Qd"), dealer=2, pot=0)
-    assert raw.game_state.phase is Phase.SCRAP and legal(raw) == ["keep", "scrap"]
-    play(env, "0:scrap")
+    assert raw.game_state.phase is Phase.SCRAP and raw.game_state.to_act == 0 and legal(raw) == ["keep"]  # asked, no scrap
+    play(env, "0:keep")
+    assert raw.game_state.to_act == 1 and legal(raw) == ["keep", "scrap"]
+    play(env, "1:scrap")
     assert raw.game_state.ledger.pot == 9 and chips(raw) == [-3, -3, -3]  # antes once, nobody pays the pot
-    assert raw.game_state.round is Round.FORCE and raw.game_state.breakdown["scrapped_by"] == [0]
+    assert raw.game_state.round is Round.FORCE and raw.game_state.breakdown["scrapped_by"] == [1]
     assert sum(len(h) for h in raw.game_state.hands) == 9  # dealt again
 
 
@@ -134,7 +137,7 @@ def test_scrap_held_back_until_someone_joins_a_lift():
     hands = ["Jc Js Qh", "Kc Ks Qs", "10c 10s Ah"]
     env, raw = table(hands, rest(hands, "Qd"), dealer=2, pot=9)
     play(env, "0:lift 1:mit 2:pass")
-    assert raw.game_state.phase is Phase.SCRAP and raw.game_state.to_act == 0
+    assert raw.game_state.phase is Phase.SCRAP and raw.game_state.to_act == 0 and raw.game_state.queue == [0, 1]  # those playing
     play(env, "0:scrap")
     assert raw.game_state.phase is Phase.LIFT and raw.game_state.ledger.pot == 9 and chips(raw) == [0, 0, 0]
 
@@ -153,6 +156,8 @@ def test_three_unters_a_lone_lifter_wins_and_a_holder_who_passed_has_no_claim():
     assert raw.game_state.breakdown["reason"] == "lifter_alone" and chips(raw) == [0, 0, 9]
     env, raw = table(hands, rest(hands, "Qd"), dealer=2, pot=9)
     play(env, "0:lift 1:mit 2:pass")
+    assert raw.game_state.phase is Phase.SCRAP and legal(raw) == ["keep"]
+    play(env, "0:keep 1:keep")
     assert raw.game_state.phase is Phase.PLAY and raw.game_state.to_act == 0
 
 
@@ -176,7 +181,7 @@ def test_blind_lift_losers_pay_double():
     env, raw = table(hands, rest(hands, "Qh"), dealer=0, pot=12, blind_lift=True)
     assert legal(raw) == ["blind", "look"]
     assert not raw.observe("player_1")["observation"][raw.game.observation["hand"]].any()
-    play(env, "1:blind 2:mit 0:mit 1:Ah 2:As 0:Ac 1:10h 2:Ks 0:Kc 1:Kh 2:Qs 0:Qc")
+    play(env, "1:blind 2:mit 0:mit 1:keep 2:keep 0:keep 1:Ah 2:As 0:Ac 1:10h 2:Ks 0:Kc 1:Kh 2:Qs 0:Qc")
     assert chips(raw) == [-24, 12, -24] and raw.game_state.ledger.pot == 48
 
 

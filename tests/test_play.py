@@ -219,3 +219,14 @@ def test_rams_play_is_reachable_from_the_rams_command(capsys):
     assert rams(["play", "--help"]) == 0
     out = capsys.readouterr().out
     assert "usage: rams play" in out and "--opponents" in out and "quit" in out
+
+
+@pytest.mark.parametrize("game", ["tippen", "mauscheln", "fipsen"])
+def test_other_players_face_down_discards_name_no_card(game):
+    """Issue 14: the transcript printed other players' discards ("player_3 (random): discard 7c")."""
+    code, text = play([game, "--seed", "3", "--opponents", "random", "--rules", "session_deals=4"], scripted())
+    others = re.findall(r"^  player_[1-9] \(random\): (.+)$", text, re.M)
+    assert code == 0 and "discards a card" in others
+    assert not [move for move in others if move.startswith("discard ")]
+    raw = rams_env.make(game).unwrapped
+    assert {raw.game.actions.public_label(a) for a in range(raw.game.actions.size)} >= {"discards a card", "pass"}

@@ -41,10 +41,20 @@ def test_1859_free_trumping_and_a_third_of_the_pot_with_a_bete():
 def test_1859_robbing_the_upcard_with_the_trump_seven():
     hands = ["Ah Kh 7c", "7h 8c 9s", "As Ks Qs", "7d 8d 9d"]
     env, raw = table(hands=hands, ruleset="alvensleben_robbing")
-    assert raw.game_state.phase is Phase.ROB and raw.game_state.to_act == 1
+    assert raw.game_state.phase is Phase.ROB and raw.game_state.to_act == 0  # everyone is asked in turn, from forehand
+    assert legal(raw) == ["decline"]  # only the holder of the trump seven may rob
+    play(env, "0:decline")
+    assert legal(raw) == ["decline", "rob"]
     play(env, "1:rob 1:discard_8c")
     assert sorted(raw.view("player_1")["hand"]) == sorted(["7h", "9s", "10h"])
-    assert raw.view("player_0")["upcard_holder"] == 1 and raw.game_state.phase is Phase.PLAY
+    assert raw.view("player_0")["upcard_holder"] == 1 and raw.game_state.phase is Phase.PLAY  # the others are not asked
+
+
+def test_1859_robbing_declined_by_all_then_the_bidding():
+    hands = ["Ah Kh 7c", "7h 8c 9s", "As Ks Qs", "7d 8d 9d"]
+    env, raw = table(hands=hands, ruleset="alvensleben_robbing", pot=6)
+    play(env, "0:decline 1:decline 2:decline 3:decline")
+    assert raw.game_state.phase is Phase.BID and raw.game_state.to_act == 0 and raw.game_state.upcard_taken_by is None
 
 
 def test_1859_sniffing_drop_out_pays_a_simple_bete():

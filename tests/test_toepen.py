@@ -229,17 +229,21 @@ def test_no_new_hands_once_the_pack_is_used_up():
 def test_tens_must_and_jacks_may_be_announced():
     env, raw = table(["10h 10s 10d 7c", "Jh Js Jd 7h", "10c 9c 8c 7s", "Ac Kc Qc Jc"], dealer=3, dirty_hands=False)
     assert raw.game_state.signals[0] is Signal.WHISTLE  # three tens: must whistle (automatic)
-    assert raw.game_state.phase is Phase.ANNOUNCE and raw.game_state.to_act == 1
-    assert legal(raw) == ["announce", "silent"]
+    assert raw.game_state.phase is Phase.ANNOUNCE and raw.game_state.to_act == 0  # everyone is asked, from forehand
+    assert legal(raw) == ["silent"]  # no jacks to announce: the one answer
+    play(env, "0:silent")
+    assert raw.game_state.to_act == 1 and legal(raw) == ["announce", "silent"]
     play(env, "1:announce")
     assert raw.game_state.signals[1] is Signal.WHISTLE
+    play(env, "2:silent 3:silent")
+    assert raw.game_state.phase is Phase.PLAY
     assert raw.view("player_3")["signals"] == ["none", "whistle", "whistle", "none"]  # public, seat-relative
 
 
 def test_four_tens_stand_up_and_siwweschroom_has_no_announcements():
     env, raw = table(["10h 10s 10d 10c", "Jh Js Jd Jc", "9c 8c 7c 9s", "Ac Kc Qc 7s"], dealer=3, dirty_hands=False)
     assert raw.game_state.signals[0] is Signal.STAND
-    play(env, "1:silent")
+    play(env, "0:silent 1:silent 2:silent 3:silent")
     assert raw.game_state.signals[1] is Signal.NONE and raw.game_state.phase is Phase.PLAY
     env, raw = table(["10h 10s 10d 10c", "Jh Js Jd Jc", "9c 8c 7c 9s", "Ac Kc Qc 7s"], dealer=3,
                      preset="siwweschroom", dirty_hands=False)

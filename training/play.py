@@ -9,10 +9,10 @@ Each turn shows the table from your seat and your legal choices, numbered; type 
 (``Ah``, ``knock``, ``pass``; case does not matter) or its number. The session starts with a primer
 of the game's terms; ``help`` repeats it with the commands, ``hand`` and ``table`` show them again,
 ``quit`` (or end of input) stops with the score of the complete deals.
-Every other player's move is printed as it happens; each deal ends with its result and the
-running scores, the session with its winner. Opponents: one spec for all of them or one per
-seat (random, heuristic, heuristic:<style>, checkpoint:<path.zip>, pretrained; default: the
-game's heuristic player if it has one, else random). ``--deals N`` stops after N deals even if
+Every other player's move is printed as it happens (a face-down discard as "discards a card");
+each deal ends with its result and the running scores, the session with its winner. Opponents:
+one spec for all of them or one per seat (random, heuristic, heuristic:<style>,
+checkpoint:<path.zip>, pretrained; default: the game's heuristic player if it has one, else random). ``--deals N`` stops after N deals even if
 the session's own rule (lives, number of deals, a race) has not ended it.
 """
 
@@ -252,7 +252,8 @@ def play_session(table: Table) -> str:
         tricks = list(getattr(raw.game_state, "tricks_won", ()))
         trick = [(s, code(c)) for s, c in getattr(raw.game_state, "trick", ())] + [(seat, raw.action_label(action))]
         final = settled(raw, action)
-        table.say(f"  {table.names[seat]}: {raw.action_label(action)}")
+        shown = raw.action_label(action) if seat == table.seat else raw.game.actions.public_label(action)
+        table.say(f"  {table.names[seat]}: {shown}")  # another player's face-down discard names no card
         for s, (before, after) in enumerate(zip(tricks, getattr(final, "tricks_won", ()), strict=False)):
             if after > before:  # who took the trick is public: say it before the cards leave the table
                 last_trick = f"{format_trick(table, trick)} -> {table.names[s]}"

@@ -122,8 +122,8 @@ class ToepenHeuristic(HeuristicAgent):
         if phase == "challenge":
             lives_left = view["lives"] - view["lives_lost"][0]
             return "challenge" if lives_left > 1 and self._draw(self.params.challenge_rate) else "accept"
-        if phase == "announce":
-            return "announce" if self._draw(self.params.jack_announce_rate) else "silent"
+        if phase == "announce":  # everyone is asked; only three or four jacks may announce (and then we draw)
+            return "announce" if "announce" in legal and self._draw(self.params.jack_announce_rate) else "silent"
         raise ValueError(f"{self.name}: unknown Toepen phase {phase!r}")
 
     def _draw(self, rate: float) -> bool:

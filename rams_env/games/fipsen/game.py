@@ -70,7 +70,8 @@ class Fipsen(Game):
         bids = tuple(c.label.removeprefix("bid ") for c in self.rules.spec.ladder) or ("none",)
         return ActionLayout([
             Segment("play", codes_, bare=True, doc="play this card"),
-            Segment("discard", codes_, doc="declarer: discard this card after picking up"),
+            Segment("discard", codes_, doc="declarer: discard this card after picking up",
+                    seen_by_others="discards a card"),
             Segment("bid", bids, doc="bid this contract (the variant's ladder, lowest first)"),
             Segment("hold", doc="Prisdorf: hold the later player's bid"),
             Segment("pass", doc="pass (auction, fipsen call)"),

@@ -23,6 +23,7 @@ from rams_env.games.lupfen.state import Bid, LupfenState, Phase, Round
 from rams_env.global_state import Place
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
+from rams_env.private_choice import PrivateChoice
 from rams_env.seating import next_seat, seats_from
 from rams_env.trickplay import play_card
 from rams_env.tricks import PlayRules, TrickOrder
@@ -58,6 +59,9 @@ class Lupfen(Game):
         super().__init__(num_players, rules, session=session)
         self.ids = self.actions.singles
         self._orders = [TrickOrder(RANKS, trump=t) for t in range(len(SUITS))]
+        self.scrap_offer = PrivateChoice((self.ids["scrap"], self.ids["keep"]), self.ids["keep"],
+                                         lambda state, seat: scrap_hand(state.hands[seat]))
+        """Every player in the game is asked; only a holder of two Unters and an Ober may scrap."""
 
     def player_range(self) -> tuple[int, int]:
         return 3, 6
@@ -75,7 +79,7 @@ class Lupfen(Game):
             Segment("look", doc="look at the hand (no blind lift)"),
             Segment("scrap", doc="two Unters and an Ober: call the deal off"),
             Segment("declare", doc="declare three Unters (wins the deal)"),
-            Segment("keep", doc="do not call scrap"),
+            Segment("keep", doc="do not call scrap (the only answer without two Unters and an Ober)"),
             Segment("deal", doc="dealer: deal the cards"),
             Segment("shove", doc="dealer: leave the fee in the pot and pass the deal on"),
         ])
@@ -169,7 +173,7 @@ class Lupfen(Game):
                 return [ids["mit"]]
             return [ids["mit"], ids["pass"]]
         if phase is Phase.SCRAP:
-            return [ids["scrap"], ids["keep"]]
+            return self.scrap_offer.legal(state)
         if phase is Phase.DECLARE:
             return [ids["declare"]]
         return [ids["deal"], ids["shove"]] if state.shoves < self.num_players - 1 else [ids["deal"]]
@@ -268,10 +272,11 @@ class Lupfen(Game):
         self._end_deal(state, "three_unters")
 
     def _begin_scrap_or_play(self, state: LupfenState) -> None:
-        holders = [s for s in seats_from(self.num_players, state.dealer + 1, state.active)
-                   if self.rules.scrap and scrap_hand(state.hands[s])]
-        if holders:
-            state.phase, state.queue, state.to_act = Phase.SCRAP, holders, holders[0]
+        """Just before play every player in the game is asked in turn: scrap or keep (keep alone without
+        the combination), so that nobody learns who holds it from being asked."""
+        seats = seats_from(self.num_players, state.dealer + 1, state.active) if self.rules.scrap else []
+        if self.scrap_offer.begin(state, seats):
+            state.phase = Phase.SCRAP
         else:
             self._begin_play(state)
 
@@ -281,10 +286,7 @@ class Lupfen(Game):
             state.breakdown.setdefault("scrapped_by", []).append(seat)
             self._deal(state)
             return
-        state.queue.pop(0)
-        if state.queue:
-            state.to_act = state.queue[0]
-        else:
+        if not self.scrap_offer.ask_next(state):
             self._begin_play(state)
 
     # ------------------------------------------------------------------ tricks
@@ -338,6 +340,11 @@ class Lupfen(Game):
         if clone.turned is not None:
             clone.stock[1:] = stock
         return clone
+
+    def compulsory_reveals(self, state: LupfenState) -> tuple[list[bool], int | None]:
+        """A Ständer is announced on receipt; three Unters are declared as soon as the game is on."""
+        game_on = state.phase in (Phase.DECLARE, Phase.SCRAP, Phase.PLAY)
+        return list(state.staender), self._three_unters_holder(state) if game_on else None
 
     def conserved(self, state: LupfenState) -> dict[str, Any]:
         places = [*state.hands, *state.played, state.stock]

@@ -62,7 +62,8 @@ class Mauscheln(Game):
         codes_ = self.pack().codes
         return ActionLayout([
             Segment("play", codes_, bare=True, doc="play this card"),
-            Segment("discard", codes_, doc="put this card on the bonfire (exchange)"),
+            Segment("discard", codes_, doc="put this card on the bonfire (exchange)",
+                    seen_by_others="discards a card"),
             Segment("done", doc="end the exchange: receive as many cards from the talon"),
             Segment("sneak", doc="undertake to win at least two tricks"),
             Segment("join", doc="play along with the sneaker, undertaking a trick"),
@@ -328,6 +329,10 @@ class Mauscheln(Game):
             groups.append(clone.hands[seat])
         redeal_unseen(groups, rng)
         return clone
+
+    def compulsory_reveals(self, state: MauschelnState) -> list[int]:
+        """A quartet goes on the bonfire and its holder pays the Pinke, in front of everybody ("Quartets")."""
+        return list(state.quartets)
 
     def conserved(self, state: MauschelnState) -> dict[str, Any]:
         places = [*state.hands, *state.face_down, *state.played, state.talon]

@@ -27,6 +27,7 @@ from rams_env.games.tippen.state import Bid, Phase, TippenState
 from rams_env.global_state import Place
 from rams_env.observation import ObservationLayout
 from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry
+from rams_env.private_choice import PrivateChoice
 from rams_env.tricks import PlayRules, TrickOrder
 
 PLAY_RULES = {
@@ -55,6 +56,9 @@ class Tippen(Game):
         super().__init__(num_players, rules, session=session)
         self.ids = self.actions.singles
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
+        self.robbing = PrivateChoice((self.ids["decline"], self.ids["rob"]), self.ids["decline"],
+                                     privileges.holds_trump_seven)
+        """Every player is asked; only the holder of the trump seven may rob the upcard."""
         self.play_rules = PLAY_RULES[self.rules.play_mode]
 
     def order(self, state: TippenState) -> TrickOrder:
@@ -71,13 +75,14 @@ class Tippen(Game):
         codes_ = self.pack().codes
         return ActionLayout([
             Segment("play", codes_, bare=True, doc="play this card"),
-            Segment("discard", codes_, doc="discard this card (exchange; after a knock, sniff or rob)"),
+            Segment("discard", codes_, doc="discard this card (exchange; after a knock, sniff or rob)",
+                    seen_by_others="discards a card"),
             Segment("done", doc="end the exchange: receive as many cards from the talon"),
             Segment("tap", doc="play this deal (tippen), undertaking a trick"),
             Segment("pass", doc="drop out of this deal"),
             Segment("knock", doc="dealer: knock on the unseen trump before looking at the hand"),
             Segment("sniff", doc="dealer: sniff (take the trump card, discard one)"),
-            Segment("decline", doc="do not use the privilege (knock, sniff, rob)"),
+            Segment("decline", doc="do not use the privilege (knock, sniff, rob); without the trump 7 the only answer"),
             Segment("rob", doc="holder of the trump 7: take the upcard, discard one"),
             Segment("drop", doc="sniffing dealer (1859): drop out, paying a simple bête"),
             Segment("deal", doc="dealer: deal"),
@@ -165,12 +170,13 @@ class Tippen(Game):
         if phase is Phase.DISCARD:
             start, index = self.actions.start["discard"], self.pack().index
             return sorted(start + index[c] for c in state.hands[state.to_act])
+        if phase is Phase.ROB:
+            return self.robbing.legal(state)
         return {
             Phase.BID: [ids["tap"], ids["pass"]],
             Phase.DEALER: [ids["knock" if self.rules.dealer_option is DealerOption.KNOCK else "sniff"],
                            ids["decline"]],
             Phase.DROP: [ids["tap"], ids["drop"]],
-            Phase.ROB: [ids["decline"], ids["rob"]],
             Phase.SHOVE: [ids["deal"], ids["shove"]] if state.shoves < self.num_players - 1 else [ids["deal"]],
         }[phase]
 
@@ -247,6 +253,11 @@ class Tippen(Game):
         """The turned trump card lies apart from every hand (not yet taken)."""
         return (self.rules.trump_from is TrumpFrom.TURNED and state.upcard_taken_by is None
                 and state.phase is not Phase.SHOVE)
+
+    def compulsory_reveals(self, state: TippenState) -> int | None:
+        """The trump suit once the dealer's privilege is settled: announced even when a knocking or (Grupp)
+        sniffing dealer takes the trump card unseen ("Variations")."""
+        return state.trump if observe.trump_known(self, state) else None
 
     def conserved(self, state: TippenState) -> dict[str, Any]:
         places = [*state.hands, *state.face_down, *state.played, state.talon]

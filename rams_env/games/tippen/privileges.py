@@ -15,6 +15,7 @@ from rams_env.cards import rank_of, suit_of
 from rams_env.games.tippen import bidding
 from rams_env.games.tippen.rules import DealerOption
 from rams_env.games.tippen.state import Bid, Phase, TippenState
+from rams_env.seating import seats_from
 
 if TYPE_CHECKING:
     from rams_env.games.tippen.game import Tippen
@@ -32,20 +33,29 @@ def dealer_decision(game: Tippen, state: TippenState, seat: int, use: bool) -> N
     state.phase = Phase.DISCARD
 
 
+def holds_trump_seven(state: TippenState, seat: int) -> bool:
+    return any(rank_of(c) == "7" and suit_of(c) == state.trump for c in state.hands[seat])
+
+
 def offer_robbing(game: Tippen, state: TippenState) -> None:
-    """The holder of the trump seven may rob the upcard (if still there); otherwise the bidding starts."""
-    seven = next((s for s in range(game.num_players) for c in state.hands[s]
-                  if rank_of(c) == "7" and suit_of(c) == state.trump), None)
-    if game.rules.robbing and state.upcard_taken_by is None and seven is not None:
-        state.phase, state.to_act = Phase.ROB, seven
+    """While the upcard lies on the table and is not the trump seven itself, every player is asked in turn
+    from forehand whether she robs it (only the holder of the trump seven may): asking the holder alone
+    would tell everybody who holds it. Then the bidding starts."""
+    upcard_is_seven = rank_of(state.trump_card) == "7"
+    if game.rules.robbing and state.upcard_taken_by is None and not upcard_is_seven:
+        game.robbing.begin(state, seats_from(game.num_players, state.dealer + 1))
+        state.phase = Phase.ROB
     else:
         bidding.begin_bidding(game, state)
 
 
 def rob_decision(game: Tippen, state: TippenState, seat: int, rob: bool) -> None:
+    """The holder takes the upcard (to discard one card); a decline passes the question on."""
     if not rob:
-        bidding.begin_bidding(game, state)
+        if not game.robbing.ask_next(state):
+            bidding.begin_bidding(game, state)
         return
+    state.queue = []  # nobody else can hold the trump seven: the others are not asked
     state.hands[seat].append(state.trump_card)
     state.upcard_taken_by = seat
     state.phase = Phase.DISCARD

@@ -25,6 +25,7 @@ from rams_env.games.toepen.rules import ToepenRules
 from rams_env.games.toepen.state import HAND_SIZE, TRICKS, Phase, Signal, ToepenState
 from rams_env.global_state import Place
 from rams_env.observation import ObservationLayout
+from rams_env.private_choice import PrivateChoice
 from rams_env.seating import next_seat
 from rams_env.tricks import TrickOrder
 
@@ -51,6 +52,9 @@ class Toepen(Game):
         self.precedence = [SUITS.index(s) for s in self.rules.suit_precedence]
         self.play_ids = [self.actions.id("play", i) for i in range(len(PIQUET_32))]
         self.ids = self.actions.singles
+        self.jack_announcement = PrivateChoice((self.ids["announce"], self.ids["silent"]), self.ids["silent"],
+                                               openings.may_announce_jacks)
+        """Every player still in is asked; only three or four jacks may whistle or stand up."""
 
     # ------------------------------------------------------------ declarations
     def player_range(self) -> tuple[int, int]:
@@ -71,7 +75,7 @@ class Toepen(Game):
             Segment("challenge", doc="turn the dirty-hand claim face up"),
             Segment("accept", doc="let the dirty-hand claim stand"),
             Segment("announce", doc="whistle (three jacks) or stand up (four jacks)"),
-            Segment("silent", doc="make no announcement with three or four jacks"),
+            Segment("silent", doc="make no announcement (the only answer without three or four jacks)"),
         ])
 
     def build_observation(self) -> ObservationLayout:
@@ -134,7 +138,7 @@ class Toepen(Game):
             return [ids["dirty"], ids["keep"]]
         if phase is Phase.CHALLENGE:
             return [ids["challenge"], ids["accept"]]
-        return [ids["announce"], ids["silent"]]
+        return self.jack_announcement.legal(state)
 
     def can_knock(self, state: ToepenState, seat: int) -> bool:
         """Knocking rules ("Knocking", "Endgame", "Variations": poverty).
@@ -184,6 +188,10 @@ class Toepen(Game):
             groups.append(clone.claim)
         redeal_unseen(groups, rng)
         return clone
+
+    def compulsory_reveals(self, state: ToepenState) -> list[Signal]:
+        """Three tens must whistle, four must stand up (the signals; jacks are a choice, made by an action)."""
+        return list(state.signals)
 
     def conserved(self, state: ToepenState) -> dict[str, Any]:
         """Every card is somewhere exactly once; lives lost equal minus the scores."""

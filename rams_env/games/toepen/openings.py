@@ -76,30 +76,35 @@ def _continue_dirty(game: Toepen, state: ToepenState) -> None:
 
 
 # ---------------------------------------------- announcements ("Announcing tens...")
+def _count(hand: list[int], rank: str) -> int:
+    return sum(rank_of(c) == rank for c in hand)
+
+
+def may_announce_jacks(state: ToepenState, seat: int) -> bool:
+    """Three or four jacks may whistle or stand up (three or four tens already had to)."""
+    hand = state.hands[seat]
+    return _count(hand, "J") >= 3 and _count(hand, "10") < 3
+
+
 def _begin_announce(game: Toepen, state: ToepenState) -> None:
-    state.queue = []
-    if game.rules.announcements:
-        for seat in seats_from(game.num_players, state.leader, state.in_play):
-            tens = sum(rank_of(c) == "10" for c in state.hands[seat])
-            jacks = sum(rank_of(c) == "J" for c in state.hands[seat])
-            if tens >= 3:
-                state.signals[seat] = Signal.STAND if tens == 4 else Signal.WHISTLE
-            elif jacks >= 3:
-                state.queue.append(seat)
-    if state.queue:
-        state.phase, state.to_act = Phase.ANNOUNCE, state.queue[0]
-    else:
+    """Tens are announced at once (they must be); then every player still in is asked in turn whether she
+    announces jacks, ``silent`` being the only answer without them, so that being asked reveals nothing."""
+    if not game.rules.announcements:
         _begin_poverty(game, state)
+        return
+    seats = seats_from(game.num_players, state.leader, state.in_play)
+    for seat in seats:
+        tens = _count(state.hands[seat], "10")
+        if tens >= 3:
+            state.signals[seat] = Signal.STAND if tens == 4 else Signal.WHISTLE
+    game.jack_announcement.begin(state, seats)
+    state.phase = Phase.ANNOUNCE
 
 
 def announce_decision(game: Toepen, state: ToepenState, seat: int, announce: bool) -> None:
     if announce:
-        jacks = sum(rank_of(c) == "J" for c in state.hands[seat])
-        state.signals[seat] = Signal.STAND if jacks == 4 else Signal.WHISTLE
-    state.queue.pop(0)
-    if state.queue:
-        state.to_act = state.queue[0]
-    else:
+        state.signals[seat] = Signal.STAND if _count(state.hands[seat], "J") == 4 else Signal.WHISTLE
+    if not game.jack_announcement.ask_next(state):
         _begin_poverty(game, state)
 
 
