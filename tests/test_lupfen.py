@@ -100,7 +100,8 @@ def test_force_is_repeated_while_everyone_takes_a_trick():
     raw = env.unwrapped
     play(env, "0:keep 1:keep 2:keep 0:Js 1:Ks 2:Qs 1:Kc 2:Qc 0:Ac 0:Kd 1:10h 2:Ad")
     assert raw.game_state.deals_played == 1 and raw.game_state.deal_results[0] == [0, 0, 0]
-    assert raw.game_state.round is Round.FORCE and raw.game_state.ledger.pot == 9  # pot shared out: a new force, new antes
+    # pot shared out: a new force, new antes
+    assert raw.game_state.round is Round.FORCE and raw.game_state.ledger.pot == 9
 
 
 # ------------------------------------------------------- special combinations
@@ -124,7 +125,8 @@ def test_three_unters_in_a_lupfen_round_are_declared_after_the_others_decide():
 def test_scrap_in_a_force_round_redeals_without_payment():
     hands = ["Kc Ks Qs", "Jc Js Qh", "10c 10s Ah"]
     env, raw = table(hands, rest(hands, "Qd"), dealer=2, pot=0)
-    assert raw.game_state.phase is Phase.SCRAP and raw.game_state.to_act == 0 and legal(raw) == ["keep"]  # asked, no scrap
+    state = raw.game_state
+    assert state.phase is Phase.SCRAP and state.to_act == 0 and legal(raw) == ["keep"]  # asked, no scrap
     play(env, "0:keep")
     assert raw.game_state.to_act == 1 and legal(raw) == ["keep", "scrap"]
     play(env, "1:scrap")
@@ -137,7 +139,8 @@ def test_scrap_held_back_until_someone_joins_a_lift():
     hands = ["Jc Js Qh", "Kc Ks Qs", "10c 10s Ah"]
     env, raw = table(hands, rest(hands, "Qd"), dealer=2, pot=9)
     play(env, "0:lift 1:mit 2:pass")
-    assert raw.game_state.phase is Phase.SCRAP and raw.game_state.to_act == 0 and raw.game_state.queue == [0, 1]  # those playing
+    state = raw.game_state
+    assert state.phase is Phase.SCRAP and state.to_act == 0 and state.queue == [0, 1]  # those playing
     play(env, "0:scrap")
     assert raw.game_state.phase is Phase.LIFT and raw.game_state.ledger.pot == 9 and chips(raw) == [0, 0, 0]
 

@@ -12,8 +12,9 @@ of the game's terms; ``help`` repeats it with the commands, ``hand`` and ``table
 Every other player's move is printed as it happens (a face-down discard as "discards a card");
 each deal ends with its result and the running scores, the session with its winner. Opponents:
 one spec for all of them or one per seat (random, heuristic, heuristic:<style>,
-checkpoint:<path.zip>, pretrained; default: the game's heuristic player if it has one, else random). ``--deals N`` stops after N deals even if
-the session's own rule (lives, number of deals, a race) has not ended it.
+checkpoint:<path.zip>, pretrained; default: the game's heuristic player if it has one, else random).
+``--deals N`` stops after N deals even if the session's own rule (lives, number of deals, a race)
+has not ended it.
 """
 
 from __future__ import annotations
