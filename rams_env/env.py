@@ -166,6 +166,7 @@ class RamsEnv(AECEnv):
                 self.action_spaces[agent].seed(seed + i)
         self.game_state = state
         self._paid = [0] * self.game.num_players  # scores already turned into rewards
+        self._rewarded = False  # some reward of the last step was not 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -288,6 +289,9 @@ class RamsEnv(AECEnv):
         """Rewards are score changes since the last reward, counted from 0 at reset, so stakes paid
         while dealing (an ante at reset) reach the payer with her first reward."""
         scores, paid, rewards, total = self.game_state.scores, self._paid, self.rewards, self._cumulative_rewards
+        if scores == paid and not self._rewarded:
+            return  # most moves score nothing: every reward is already 0
+        self._rewarded = scores != paid
         for seat, agent in enumerate(self.possible_agents):
             change = float(scores[seat] - paid[seat])
             rewards[agent] = change

@@ -18,6 +18,7 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, ClassVar
 
 import numpy as np
@@ -36,6 +37,17 @@ class OptionError(ValueError):
 class UnknownResetOption(UserWarning):
     """A reset option key the game does not know (ignored, with this warning)."""
 
+
+
+class StateEnum(Enum):
+    """Base of the enums a State holds (phases, bids, signals): hashed by identity.
+
+    Members are singletons (copies and pickles give the same object back), so identity is
+    their equality; Enum's own hash hashes the name in Python, and the observations hash
+    phases and bids at every decision (the phase index, the seat block's cache key).
+    """
+
+    __hash__ = object.__hash__
 
 @dataclass
 class State:
@@ -278,8 +290,8 @@ class Game(ABC):
         if state.deal_over:
             state.deals_played += 1
             state.deal_results.append([a - b for a, b in zip(state.scores, state.deal_start_scores, strict=True)])
-            # kept apart: the next deal of a session starts from an empty breakdown
-            state.deal_breakdowns.append(copy.deepcopy(state.breakdown))
+            # kept as it is, not copied: every game's start_deal makes a fresh breakdown, filled with fresh values
+            state.deal_breakdowns.append(state.breakdown)
             if not self.session or self.session_over(state):
                 state.terminal = True
                 state.to_act = None

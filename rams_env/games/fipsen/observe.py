@@ -11,7 +11,7 @@ from rams_env.cards import SUITS, Pack, codes
 from rams_env.encoding import put_cards
 from rams_env.games.fipsen.state import FipsenState, Phase
 from rams_env.observation import Field, ObservationLayout
-from rams_env.observation_core import SeatBlock, SeatField, marker
+from rams_env.observation_core import SeatBlock, marker
 
 if TYPE_CHECKING:
     from rams_env.games.fipsen.game import Fipsen
@@ -28,11 +28,11 @@ def seat_block(n: int, race_to: int) -> SeatBlock:
         *core.play_markers(Phase.PLAY),
         marker("declarer", "1 for the declarer (or the player who called fipsen)",
                lambda s: s.declarer if s.declarer is not None else s.fipsen, view=None),
-        SeatField("passed", "1 if the player has passed in the auction", lambda s: s.passed),
+        core.seat_list("passed", "1 if the player has passed in the auction"),
         marker("highest_bidder", "1 for the player holding the highest bid", lambda s: s.highest_bidder),
         core.tricks_won_field(TRICKS),
-        SeatField("race", "Thedinghausen: tricks toward the prize / race_to", lambda s: s.race, scale=race_to),
-        SeatField("net", "score change in the session, 0.5 + net / 200, clipped to [0, 1]", lambda s: s.scores,
+        core.seat_list("race", "Thedinghausen: tricks toward the prize / race_to", scale=race_to),
+        core.seat_list("net", "score change in the session, 0.5 + net / 200, clipped to [0, 1]", "scores",
                   scale=2 * SCORE_SCALE, offset=0.5),
     ], n)
 

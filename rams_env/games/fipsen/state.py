@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
+from rams_env.game import StateEnum
 from rams_env.stakes import Ledger
 from rams_env.trickplay import TrickState
 
@@ -12,7 +12,7 @@ HAND_SIZE = TRICKS = 5
 """Five cards each, five tricks a deal (every variant)."""
 
 
-class Phase(Enum):
+class Phase(StateEnum):
     CALL = "call"  # Thedinghausen: announce "fipsen" (all five tricks) or pass
     AUCTION = "auction"  # bid a contract of the ladder, hold, or pass
     DISCARD = "discard"  # the declarer, after picking up skat / talon / Dutt, discards one card at a time

@@ -11,7 +11,7 @@ from rams_env.cards import LUPFEN_20, SUITS, codes
 from rams_env.encoding import put_cards
 from rams_env.games.lupfen.state import Bid, LupfenState, Phase, Round
 from rams_env.observation import Field, ObservationLayout
-from rams_env.observation_core import SeatBlock, SeatField, marker
+from rams_env.observation_core import SeatBlock, marker
 
 if TYPE_CHECKING:
     from rams_env.games.lupfen.game import Lupfen
@@ -31,8 +31,8 @@ def seat_block(n: int) -> SeatBlock:
         core.bid_field("passed", "1 if the player passed this deal", Bid.PASS),
         core.playing_field("1 if the player plays this deal (lifted, joined, or a force round)", n),
         core.tricks_won_field(TRICKS),
-        SeatField("staender", "1 if the player announced a Ständer (three cards of one suit)", lambda s: s.staender),
-        SeatField("looked", "1 if the player has looked at the hand (blind lifting)", lambda s: s.looked),
+        core.seat_list("staender", "1 if the player announced a Ständer (three cards of one suit)"),
+        core.seat_list("looked", "1 if the player has looked at the hand (blind lifting)"),
         core.net_field(2 * POT_SCALE, "600"),
     ], n)
 

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
-from rams_env.game import DealSpec
+from rams_env.game import DealSpec, StateEnum
 from rams_env.stakes import Ledger
 from rams_env.trickplay import TrickState
 
 
-class Round(Enum):
+class Round(StateEnum):
     FORCE = "force"  # the first deal and whenever the pot is empty: everyone antes and plays
     LUPFEN = "lupfen"  # the pot holds chips: players lift or pass
 
 
-class Phase(Enum):
+class Phase(StateEnum):
     SHOVE = "shove"  # the dealer pays the fee and deals, or shoves the deal on
     LIFT = "lift"  # in turn: lift (turn the trump) or pass; blind lifting before looking
     JOIN = "join"  # after a lift, the players still to decide: play ("mit") or pass
@@ -24,7 +23,7 @@ class Phase(Enum):
     PLAY = "play"
 
 
-class Bid(Enum):
+class Bid(StateEnum):
     NONE = 0
     PASS = 1
     LIFT = 2

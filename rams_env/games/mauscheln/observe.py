@@ -15,7 +15,7 @@ from rams_env.cards import SUITS, Pack, codes
 from rams_env.encoding import put_cards
 from rams_env.games.mauscheln.state import Bid, MauschelnState, Phase
 from rams_env.observation import Field, ObservationLayout
-from rams_env.observation_core import SeatBlock, SeatField, marker
+from rams_env.observation_core import SeatBlock, marker
 
 if TYPE_CHECKING:
     from rams_env.games.mauscheln.game import Mauscheln
@@ -34,8 +34,8 @@ def seat_block(n: int, pinke: int) -> SeatBlock:
         core.bid_field("passed", "1 if the player passed this deal", Bid.PASS),
         core.bid_field("joined", "1 if the player joined the sneaker", Bid.JOIN),
         core.tricks_won_field(TRICKS),
-        SeatField("exchanged", "cards exchanged this deal / 4", lambda s: s.exchanged, scale=4),
-        SeatField("quartets", "quartet redeals this deal / 2 (capped at 1)", lambda s: s.quartets, scale=2),
+        core.seat_list("exchanged", "cards exchanged this deal / 4", scale=4),
+        core.seat_list("quartets", "quartet redeals this deal / 2 (capped at 1)", scale=2),
         core.net_field(2 * POT_SCALE * pinke, "(2 x 64 Pinkes)"),
     ], n)
 

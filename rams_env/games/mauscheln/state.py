@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
+from rams_env.game import StateEnum
 from rams_env.stakes import Ledger
 from rams_env.trickplay import TrickState
 
 
-class Phase(Enum):
+class Phase(StateEnum):
     """Decision points of a Mauscheln deal, in order."""
 
     KNOCK = "knock"  # the dealer, before looking at the hand, may knock on a high turn-up
@@ -19,7 +19,7 @@ class Phase(Enum):
     PLAY = "play"  # trick play
 
 
-class Bid(Enum):
+class Bid(StateEnum):
     """A player's public decision this deal."""
 
     NONE = 0

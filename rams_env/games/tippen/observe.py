@@ -12,7 +12,7 @@ from rams_env.encoding import put_cards
 from rams_env.games.tippen.rules import DealerOption, TrumpFrom
 from rams_env.games.tippen.state import Bid, Phase, TippenState
 from rams_env.observation import Field, ObservationLayout
-from rams_env.observation_core import SeatBlock, SeatField, marker
+from rams_env.observation_core import SeatBlock, marker
 
 if TYPE_CHECKING:
     from rams_env.games.tippen.game import Tippen
@@ -32,7 +32,7 @@ def seat_block(n: int, hand_size: int, stake: int) -> SeatBlock:
         marker("upcard_holder", "1 for the player who took the turned trump card (knock, sniff, rob)",
                lambda s: s.upcard_taken_by),
         core.tricks_won_field(hand_size, "tricks per deal"),
-        SeatField("exchanged", "cards exchanged this deal / 3", lambda s: s.exchanged, scale=3),
+        core.seat_list("exchanged", "cards exchanged this deal / 3", scale=3),
         core.net_field(2 * POT_SCALE * stake, "(2 x 64 stakes)"),
     ], n)
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
-from rams_env.game import DealSpec
+from rams_env.game import DealSpec, StateEnum
 from rams_env.stakes import Ledger
 from rams_env.trickplay import TrickState
 
 
-class Phase(Enum):
+class Phase(StateEnum):
     SHOVE = "shove"  # the dealer deals, or shoves the deal on (modern variation)
     DEALER = "dealer"  # the dealer may knock (blind) or sniff
     DROP = "drop"  # an Alvensleben sniffer: play, or drop out paying a simple bête
@@ -21,7 +20,7 @@ class Phase(Enum):
     PLAY = "play"
 
 
-class Bid(Enum):
+class Bid(StateEnum):
     NONE = 0
     PASS = 1
     PLAY = 2

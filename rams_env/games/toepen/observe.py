@@ -7,6 +7,7 @@ face-down discards never reach the vector (tested by re-dealing unseen cards).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from rams_env.observation_core import (
     phase_index,
     position_fields,
     position_view,
+    seat_list,
     table_fields,
     table_view,
     tricks_won_field,
@@ -48,22 +50,22 @@ def seat_block(n: int, lives: int) -> SeatBlock:
         TO_ACT,
         tricks_won_field(TRICKS),
         SeatField("in_play", "1 if dealt in this deal and not folded",
-                  lambda s: [not (out or folded) for out, folded in zip(s.out, s.folded, strict=True)]),
-        SeatField("folded", "1 if folded this deal", lambda s: s.folded),
-        SeatField("out", "1 if out of the session (lost all lives, play-on variation)", lambda s: s.out),
-        SeatField("lives_lost", "lives lost in the session / lives (capped at 1)", lambda s: s.lives_lost,
-                  scale=lives),
+                  lambda s: [not (out or folded) for out, folded in zip(s.out, s.folded, strict=True)],
+                  reads=("out", "folded")),
+        seat_list("folded", "1 if folded this deal"),
+        seat_list("out", "1 if out of the session (lost all lives, play-on variation)"),
+        seat_list("lives_lost", "lives lost in the session / lives (capped at 1)", scale=lives),
         SeatField("poor", "1 if exactly one life left (armoede)",
-                  lambda s: [lives - lost == 1 for lost in s.lives_lost], view=None),
-        SeatField("knocks", "knocks made this deal / 8 (capped at 1)", lambda s: s.knocked_by, scale=8),
-        marker("last_knocker", "1 for the player who knocked last", lambda s: s.last_knocker),
+                  lambda s: [lives - lost == 1 for lost in s.lives_lost], view=None, reads=("lives_lost",)),
+        seat_list("knocks", "knocks made this deal / 8 (capped at 1)", "knocked_by", scale=8),
+        marker("last_knocker", "1 for the player who knocked last", attrgetter("last_knocker")),
         DEALER,
-        SeatField("redraws", "dirty-hand redraws this deal / 8", lambda s: s.redraws, scale=MAX_REDRAWS),
-        marker("claimant", "1 for the player whose dirty-hand claim is open to challenge", lambda s: s.claimant),
+        seat_list("redraws", "dirty-hand redraws this deal / 8", scale=MAX_REDRAWS),
+        marker("claimant", "1 for the player whose dirty-hand claim is open to challenge", attrgetter("claimant")),
         SeatField("whistled", "1 if the player whistled (three tens, or three jacks by choice)",
-                  lambda s: [signal is Signal.WHISTLE for signal in s.signals], view=None),
+                  lambda s: [signal is Signal.WHISTLE for signal in s.signals], view=None, reads=("signals",)),
         SeatField("stood", "1 if the player stood up (four tens, or four jacks by choice)",
-                  lambda s: [signal is Signal.STAND for signal in s.signals], view=None),
+                  lambda s: [signal is Signal.STAND for signal in s.signals], view=None, reads=("signals",)),
     ], n)
 
 

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
-from rams_env.game import State
+from rams_env.game import State, StateEnum
 
 HAND_SIZE = 4
 TRICKS = HAND_SIZE
 """Four cards each, four tricks a deal ("Players and cards")."""
 
 
-class Phase(Enum):
+class Phase(StateEnum):
     """Decision points of a Toepen deal, in the order they can occur."""
 
     DIRTY = "dirty"  # a player may discard her hand as dirty (all A/K/Q/J, or a bluff)
@@ -23,7 +22,7 @@ class Phase(Enum):
     PLAY = "play"  # play a card (and, before_play timing, knock first)
 
 
-class Signal(Enum):
+class Signal(StateEnum):
     """Public announcements ("Announcing tens and jacks")."""
 
     NONE = 0
