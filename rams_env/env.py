@@ -89,6 +89,8 @@ class StateMethod:
 
 def integral_scalar(action: Any) -> int | None:
     """``action`` as an int if it is an integral scalar (int, numpy integer, 0-d integer array), else None."""
+    if type(action) is int:  # the usual case, first
+        return action
     if isinstance(action, (bool, np.bool_)):
         return None
     if isinstance(action, (int, np.integer)):

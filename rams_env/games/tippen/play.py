@@ -29,9 +29,9 @@ def legal(game: Tippen, state: TippenState) -> list[int]:
     seat, start, index = state.to_act, game.actions.start["play"], game.pack().index
     order = game.order(state)
     hand, lead = state.hands[seat], Lead.ANY
-    active = sum(state.active(s) for s in range(game.num_players))
-    if not state.trick and state.tricks_played == 0 and game.rules.first_lead_trump and active >= 3:
-        lead = Lead.TRUMP_IF_ABLE  # 1859: "the first must lead a trump"
+    if (not state.trick and state.tricks_played == 0 and game.rules.first_lead_trump
+            and sum(state.active(s) for s in range(game.num_players)) >= 3):
+        lead = Lead.TRUMP_IF_ABLE  # 1859: "the first must lead a trump" (at three players or more)
     ace = next((c for c in hand if rank_of(c) == "A" and suit_of(c) == state.trump), None)
     if (not state.trick and state.tricks_played == 1 and game.rules.ace_to_second_trick
             and seat == state.first_trick_winner and ace is not None):
