@@ -45,6 +45,14 @@ def test_same_as_reference_in_sessions(preset):
     assert counts["episodes"] < counts["deals"]  # sessions of several deals were played through
 
 
+def test_same_as_reference_with_every_option_changed():
+    """Big antes fill the pot past the observation's cap and push net results to their clip."""
+    options = {"ante": 99, "dealer_fee": 6, "shoving": True, "compulsory_hearts": True, "compulsory_lift": True,
+               "blind_lift": True, "bankroll": 50, "session_end": "deals", "session_deals": 4}
+    counts = crosscheck("standard", 5, DEALS // 2, episode="session", random_carry=True, seed=9, **options)
+    assert counts["episodes"] < counts["deals"]
+
+
 def test_the_cross_check_reaches_scraps_shoves_and_three_unters():
     counts = crosscheck("shoving", 4, max(DEALS, 300), random_carry=True, seed=1)
     assert counts["scraps"] and counts["shoves"] and counts["three_unters"] and counts["nobody_lifted"]
@@ -141,6 +149,19 @@ def test_illegal_actions_are_refused_naming_the_deals():
     with pytest.raises(vector.IllegalActionsError, match=r"1 of 8 deals \(deals 6\)"):
         env.step(actions)
     assert np.array_equal(env.deals, saved) and np.array_equal(env.obs, obs)
+
+
+def test_penalty_ends_the_offending_deals_and_the_new_ante_is_paid_with_the_next_reward():
+    env = vector.make("lupfen", num_envs=16, num_players=4, illegal_action="penalty", illegal_reward=-2.0)
+    env.reset(seed=4)
+    offenders = env.to_act.copy()
+    _, _, _, rewards, done = env.step(np.argmin(env.mask, axis=1))  # a masked-out action in every deal
+    expected = np.zeros((16, 4), np.float32)
+    expected[np.arange(16), offenders] = -2.0
+    assert done.all() and np.array_equal(rewards, expected)
+    assert (env.deals["net"][:, :4] == -3).all()  # new force rounds: everyone anted, not yet reported
+    _, _, _, rewards, done = env.step(env.sample_actions())
+    assert (~done).any() and (rewards[~done] == -3).all()  # the antes reach the payers with the next step
 
 
 def test_queued_deals_are_checked_and_replayed():

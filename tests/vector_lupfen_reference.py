@@ -64,11 +64,12 @@ class Slot:
 
 
 def crosscheck(preset: str, n: int, deals: int, *, episode: str = "deal", random_carry: bool = False,
-               num_envs: int = 64, seed: int = 0) -> dict[str, int]:
-    """Play ``deals`` deals in both engines, comparing every step; returns what was compared."""
+               num_envs: int = 64, seed: int = 0, **rules) -> dict[str, int]:
+    """Play ``deals`` deals in both engines (``preset`` with ``rules`` changed), comparing every step;
+    returns what was compared."""
     env = vector.make("lupfen", num_envs=num_envs, num_players=n, preset=preset, episode=episode,
-                      random_carry=random_carry)
-    game = rams_env.make_game("lupfen", n, preset=preset, session=episode == "session")
+                      random_carry=random_carry, **rules)
+    game = rams_env.make_game("lupfen", n, preset=preset, session=episode == "session", **rules)
     slots = [Slot(game, env, b, seed, random_carry) for b in range(num_envs)]
     env.reset(seed=seed)
     chooser = np.random.default_rng([seed, 99])
