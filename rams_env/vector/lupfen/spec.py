@@ -17,6 +17,7 @@ from rams_env.games.lupfen.game import HAND_SIZE, HEARTS, PLAY_RULES, TRICKS, Lu
 from rams_env.games.lupfen.observe import PHASES, POT_SCALE
 from rams_env.games.lupfen.rules import SessionEnd
 from rams_env.games.lupfen.state import Bid
+from rams_env.vector.records import rule_record
 from rams_env.vector.tricks import order_tables, rule_flags
 
 CARRY_POT_UNIT, CARRY_POT_STEPS = 3, 12
@@ -74,14 +75,4 @@ def build_spec(game: Lupfen, *, session: bool, random_carry: bool) -> np.ndarray
         "queen_mask": cards_where(lambda c: rank_of(c) == "Q"),
         "ace_mask": cards_where(lambda c: rank_of(c) == "A"),
     }
-    return as_record(values)
-
-
-def as_record(values: dict) -> np.ndarray:
-    """A one-element structured array of the ``SPEC_FIELDS`` (numba passes a record by pointer)."""
-    arrays = {name: np.asarray(values[name]) for name in SPEC_FIELDS}
-    dtype = np.dtype([(name, np.int64 if a.dtype.kind in "ib" else a.dtype, a.shape) for name, a in arrays.items()])
-    record = np.zeros(1, dtype)
-    for name, a in arrays.items():
-        record[name] = a
-    return record
+    return rule_record(values, SPEC_FIELDS)

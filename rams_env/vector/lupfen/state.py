@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from rams_env.vector.records import deal_records
+
 PER_DEAL = {
     "rng": np.uint64, "phase": np.int8, "force": np.int8, "to_act": np.int8, "dealer": np.int8,
     "leader": np.int8, "lifter": np.int8, "blind": np.int8, "trump": np.int8, "turned": np.int8,
@@ -43,16 +45,6 @@ REASONS = ("played", "nobody_lifted", "lifter_alone", "three_unters")
 PLAYED, NOBODY_LIFTED, LIFTER_ALONE, THREE_UNTERS = range(len(REASONS))
 
 
-def deal_dtype(max_seats: int, cards: int) -> np.dtype:
-    return np.dtype([
-        *((name, dtype) for name, dtype in PER_DEAL.items()),
-        *((name, dtype, (max_seats,)) for name, dtype in PER_SEAT.items()),
-        *((name, dtype, (cards,)) for name, dtype in PER_CARD.items()),
-        ("queues", np.int8, (QUEUES, max_seats)), ("queue_head", np.int8, (QUEUES,)),
-        ("queue_len", np.int8, (QUEUES,)),
-    ])
-
-
 def allocate(num_envs: int, max_seats: int, cards: int) -> np.ndarray:
     """Zeroed records for ``num_envs`` deals."""
-    return np.zeros(num_envs, deal_dtype(max_seats, cards))
+    return deal_records(num_envs, PER_DEAL, PER_SEAT, PER_CARD, QUEUES, max_seats, cards)
