@@ -11,6 +11,7 @@ seeded once and then ``reset()`` per episode, PettingZoo's usual loop.
     python benchmarks/vector_throughput.py                  # B = 1024, Toepen 4p; B and table sweeps
     python benchmarks/vector_throughput.py --seconds 2 --rounds 5 --json results.json
     python benchmarks/vector_throughput.py --compile        # also cold and warm start-up times
+    python benchmarks/vector_throughput.py --games lupfen --sizes 1024 --tables 4   # Lupfen at every table size
 """
 
 from __future__ import annotations
@@ -48,9 +49,9 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator, noise: np.ndarray) 
     return noise.argmax(axis=1)
 
 
-def batched(num_envs: int, players: int, inside: bool) -> Callable[[float], float]:
-    """A timer of the batched Toepen engine: decisions per CPU-second for about ``seconds``."""
-    env = vector.make("toepen", num_envs=num_envs, num_players=players)
+def batched(num_envs: int, players: int, inside: bool, game: str = "toepen") -> Callable[[float], float]:
+    """A timer of a batched game (Toepen by default): decisions per CPU-second for about ``seconds``."""
+    env = vector.make(game, num_envs=num_envs, num_players=players)
     _, mask, _ = env.reset(seed=1)
     env.step(env.sample_actions())
     env.step_random()
@@ -89,6 +90,21 @@ def aec(make: Callable[[], object]) -> Callable[[float], float]:
             env.reset()
         return decisions / (cpu_seconds() - start)
     return timed
+
+
+def other_games(games: list[str]) -> dict[str, Callable[[float], float]]:
+    """Each other batched game of ``games``: its AEC env at 4 players, its batched engine at B = 1024 and
+    every table size."""
+    out = {}
+    for game in games:
+        if game == "toepen":
+            continue
+        out[f"rams_env.make {game} 4p"] = aec(lambda game=game: rams_env.make(game, 4))
+        low, high = rams_env.make_game(game).player_range()
+        for n in range(low, high + 1):
+            for inside in (False, True):
+                out[f"vector {game} {n}p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, n, inside, game)
+    return out
 
 
 def contenders(sizes: list[int], tables: list[int]) -> dict[str, Callable[[float], float]]:
@@ -134,6 +150,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians reported (default 3)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024, 4096], help="batch sizes (4p)")
     parser.add_argument("--tables", type=int, nargs="+", default=[3, 4, 5, 6, 7, 8], help="table sizes (B=1024)")
+    parser.add_argument("--games", nargs="+", default=list(vector.GAMES), choices=list(vector.GAMES),
+                        help="other batched games to time at every table size (default: all)")
     parser.add_argument("--core", type=int, default=None, help="the core to pin to (default: the last one)")
     parser.add_argument("--compile", action="store_true", help="also time start-up with a cold and a warm cache")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
@@ -141,7 +159,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     core = max(os.sched_getaffinity(0)) if args.core is None else args.core
     os.sched_setaffinity(0, {core})
-    timers = contenders(args.sizes, args.tables)
+    timers = {**contenders(args.sizes, args.tables), **other_games(args.games)}
     samples: dict[str, list[float]] = {name: [] for name in timers}
     for _ in range(args.rounds):
         for name, timed in timers.items():

@@ -2,7 +2,7 @@
 
 A game supplies three things (see ``toepen/__init__.py``): its rule data for the kernels
 (``build_spec``), its deal records (``allocate``: one numpy record per deal) and its kernels module (``reset_all``,
-``step_all``, ``step_random_all``, ``sample_all``, ``observe_all``). This class owns what is
+``step_all``, ``step_random_all``, ``observe_all``). This class owns what is
 the same for every game: argument checks, the illegal-action policy, preallocated outputs,
 deals queued from outside, and grouping deals by which policy plays the seat to act.
 """
@@ -18,7 +18,7 @@ import numpy as np
 
 from rams_env.game import Game, OptionError
 from rams_env.observation import OBS_DTYPE
-from rams_env.vector.bits import count_illegal, seed_streams
+from rams_env.vector.bits import count_illegal, sample_all, seed_streams
 
 MASK_DTYPE = np.int8
 REWARD_DTYPE = np.float32
@@ -102,7 +102,7 @@ class BatchEnv:
         """A uniformly random legal action per deal, from each deal's own stream (a new array)."""
         self._require_started()
         out = np.empty(self.num_envs, np.int64)
-        self.kernels.sample_all(self.deals, self.mask, out)
+        sample_all(self.deals, self.mask, out)
         return out
 
     def observe(self, seats: Any) -> np.ndarray:

@@ -126,6 +126,13 @@ def sample_legal(r, mask_row):
 
 
 @njit(cache=True)
+def sample_all(deals, mask, actions):
+    """``actions[b]`` := a uniformly random legal action of deal ``b`` (every game's ``sample_actions``)."""
+    for b in range(deals.shape[0]):
+        actions[b] = sample_legal(deals[b], mask[b])
+
+
+@njit(cache=True)
 def count_illegal(actions, mask, flags):
     """``flags[b]``: 0 legal, 1 out of range, 2 masked out; returns how many are not legal."""
     bad = 0

@@ -1,0 +1,36 @@
+"""The numpy records every batched game keeps: one per deal (its state), one for the rule data.
+
+numba passes a record by pointer, so a kernel gets a deal's whole state, or all its rule data,
+as one argument (see docs/vector.md, "One record per deal"). A game declares its fields as
+dicts of name -> dtype; these two functions build the records, written once for every game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+
+def deal_records(num_envs: int, per_deal: Mapping[str, type], per_seat: Mapping[str, type],
+                 per_card: Mapping[str, type], queues: int, max_seats: int, cards: int) -> np.ndarray:
+    """Zeroed records for ``num_envs`` deals: scalars, a row per seat (room for ``max_seats``), a row per
+    pack card, and ``queues`` seat queues (``queues``, ``queue_head``, ``queue_len``: rams_env.vector.bits)."""
+    dtype = np.dtype([
+        *((name, dtype) for name, dtype in per_deal.items()),
+        *((name, dtype, (max_seats,)) for name, dtype in per_seat.items()),
+        *((name, dtype, (cards,)) for name, dtype in per_card.items()),
+        ("queues", np.int8, (queues, max_seats)), ("queue_head", np.int8, (queues,)),
+        ("queue_len", np.int8, (queues,)),
+    ])
+    return np.zeros(num_envs, dtype)
+
+
+def rule_record(values: Mapping[str, object], fields: Sequence[str]) -> np.ndarray:
+    """A one-element structured array of ``values[name]`` for each of ``fields`` (ints and bools as int64)."""
+    arrays = {name: np.asarray(values[name]) for name in fields}
+    dtype = np.dtype([(name, np.int64 if a.dtype.kind in "ib" else a.dtype, a.shape) for name, a in arrays.items()])
+    record = np.zeros(1, dtype)
+    for name, a in arrays.items():
+        record[name] = a
+    return record
