@@ -48,9 +48,9 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator, noise: np.ndarray) 
     return noise.argmax(axis=1)
 
 
-def batched(num_envs: int, players: int, inside: bool) -> Callable[[float], float]:
-    """A timer of the batched Toepen engine: decisions per CPU-second for about ``seconds``."""
-    env = vector.make("toepen", num_envs=num_envs, num_players=players)
+def batched(num_envs: int, players: int, inside: bool, game: str = "toepen") -> Callable[[float], float]:
+    """A timer of a batched engine (Toepen unless ``game``): decisions per CPU-second for about ``seconds``."""
+    env = vector.make(game, num_envs=num_envs, num_players=players)
     _, mask, _ = env.reset(seed=1)
     env.step(env.sample_actions())
     env.step_random()
@@ -102,6 +102,9 @@ def contenders(sizes: list[int], tables: list[int]) -> dict[str, Callable[[float
         if n != 4:
             for inside in (False, True):
                 out[f"vector toepen {n}p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, n, inside)
+    out["rams_env.make fipsen 4p"] = aec(lambda: rams_env.make("fipsen"))
+    for inside in (False, True):
+        out[f"vector fipsen 4p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, 4, inside, "fipsen")
     return out
 
 

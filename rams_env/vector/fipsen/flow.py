@@ -1,0 +1,193 @@
+"""Fipsen's deal, auction, the declarer's preparations and the score sheet, for one deal of the batch.
+
+Each function mirrors the one of the same name in ``rams_env/games/fipsen/game.py``,
+``auction.py`` or ``settle.py``. The reference's flow has no cycle (an all-pass redeal
+opens a new auction, it does not call back), so unlike Toepen the compiled functions call
+the next phase directly and return DECIDE (a seat must decide) or DEAL_OVER. ``r`` is the
+deal's record (state.py), ``k`` the rule data record (spec.py).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from rams_env.vector.bits import bit, shuffle_identity, uniform
+from rams_env.vector.fipsen.state import ALL_PASSED, KIEKER_CONCEDED
+
+DECIDE, DEAL_OVER = range(2)
+"""What a move leads to: a seat must decide, or the deal is settled."""
+
+NO_SEAT = NONE = -1
+
+
+# ----------------------------------------------------------------- the deal
+@njit(cache=True)
+def new_episode(r, k):
+    """A session starts: dealer (queued or drawn), an empty score sheet, then a deal."""
+    r.dealer = r.pending_dealer if r.pending and r.pending_dealer >= 0 else uniform(r, k.n)
+    for s in range(k.n):
+        r.sheet[s] = 0
+        r.sheet_start[s] = 0
+    r.deals_played = 0
+    return deal_cards(r, k)
+
+
+@njit(cache=True)
+def deal_cards(r, k):
+    """Deal (again, after an all-pass): five cards each, the skat, the talon; then the auction."""
+    if r.pending:
+        r.order[:] = r.pending_order[:]
+        r.pending = False
+    else:
+        shuffle_identity(r)
+    at = 0
+    for s in range(k.n):
+        r.hands[s] = r.face_down[s] = r.played[s] = 0
+        r.tricks_won[s] = 0
+        r.passed[s] = 0
+        for _ in range(k.hand_size):
+            r.hands[s] |= bit(r.order[at])
+            at += 1
+    r.skat = r.aside = 0
+    for i in range(at, k.cards):
+        if i < at + k.skat:
+            r.skat |= bit(r.order[i])
+        else:
+            r.aside |= bit(r.order[i])
+    r.trick_len = r.tricks_played = 0
+    r.declarer = r.contract = r.highest = r.highest_bidder = r.trump = NONE
+    r.playing_on, r.to_discard = False, 0
+    r.phase, r.to_act = k.ph_auction, (r.dealer + 1) % k.n  # forehand opens the auction
+    return DECIDE
+
+
+@njit(cache=True)
+def session_over(r, k):
+    return r.deals_played >= k.session_deals
+
+
+# ------------------------------------------------------------------- auction
+@njit(cache=True)
+def eligible(r, k, seat, level):
+    """Whether ``seat`` holds what the rung needs (Kieker: no K, Q or J)."""
+    return not k.l_no_courts[level] or (r.hands[seat] & k.court_mask) == 0
+
+
+@njit(cache=True)
+def auction_step(r, k, seat, level):
+    """A bid (``level`` >= 0) or a pass (-1); in turn, bid higher or pass for good until one bidder is left."""
+    if level >= 0:
+        r.highest, r.highest_bidder = level, seat
+    else:
+        r.passed[seat] = 1
+    for step in range(1, k.n + 1):
+        s = (seat + step) % k.n
+        if not r.passed[s] and s != r.highest_bidder:
+            r.to_act = s
+            return DECIDE
+    if r.highest == NONE:  # all pass: the same dealer deals again
+        r.redeals += 1
+        if r.redeals > k.max_redeals:
+            return end_deal(r, k, ALL_PASSED)
+        return deal_cards(r, k)
+    return won_auction(r, k)
+
+
+# -------------------------------------------------------------- the declarer
+@njit(cache=True)
+def won_auction(r, k):
+    """The highest bidder declares and picks up what the contract's talon gives her."""
+    seat, level = r.highest_bidder, r.highest
+    r.declarer, r.contract, r.to_act = seat, level, seat
+    if k.l_discard_hand[level]:
+        r.face_down[seat] |= r.hands[seat]
+        r.hands[seat] = 0
+    if k.l_takes_skat[level]:
+        r.hands[seat] |= r.skat
+        r.skat = 0
+    if k.l_takes_aside[level]:
+        r.hands[seat] |= r.aside
+        r.aside = 0
+    r.to_discard = k.l_discards[level]
+    if r.to_discard:
+        r.phase = k.ph_discard
+        return DECIDE
+    return after_discards(r, k)
+
+
+@njit(cache=True)
+def discard(r, k, seat, card):
+    r.hands[seat] &= ~bit(card)
+    r.face_down[seat] |= bit(card)
+    r.to_discard -= 1
+    return after_discards(r, k) if r.to_discard == 0 else DECIDE
+
+
+@njit(cache=True)
+def after_discards(r, k):
+    if k.l_discard_hand[r.contract]:  # Kieker: concede or play
+        r.phase = k.ph_kieker
+        return DECIDE
+    return choose_trumps(r, k)
+
+
+@njit(cache=True)
+def kieker(r, k, seat, concede):
+    if concede:
+        return record(r, k, seat, -k.kieker_concession, KIEKER_CONCEDED)
+    return choose_trumps(r, k)
+
+
+@njit(cache=True)
+def choose_trumps(r, k):
+    if k.l_preference[r.contract]:
+        r.trump = k.preference
+        return begin_play(r, k)
+    r.phase = k.ph_trump
+    return DECIDE
+
+
+@njit(cache=True)
+def begin_play(r, k):
+    r.phase = k.ph_play
+    r.leader = r.to_act = (r.dealer + 1) % k.n  # forehand leads
+    return DECIDE
+
+
+# ------------------------------------------------------------- the score sheet
+@njit(cache=True)
+def contract_value(r, k, level):
+    """The rung's points; naming the preference suit doubles a chosen-trump contract where it does."""
+    doubled = (k.preference_doubles and not k.l_preference[level] and not k.l_fixed[level]
+               and r.trump == k.preference)
+    return k.l_value[level] * (2 if doubled else 1)
+
+
+@njit(cache=True)
+def award(r, k, seat, made, reason, durch, failed_durch):
+    value = contract_value(r, k, r.contract)
+    if failed_durch:
+        points = -value  # the bid was made, the Durch was not
+    elif made:
+        points = value * (2 if (durch and k.durch_doubles) or r.playing_on else 1)
+    else:
+        points = -value * (2 if k.durch_doubles else 1)
+    return record(r, k, seat, points, reason)
+
+
+@njit(cache=True)
+def record(r, k, seat, points, reason):
+    r.sheet[seat] += points
+    r.reward[seat] += points
+    r.result_declarer, r.result_points, r.result_contract = seat, points, r.contract
+    return end_deal(r, k, reason)
+
+
+@njit(cache=True)
+def end_deal(r, k, reason):
+    """Every way a deal ends: the next player clockwise deals."""
+    r.settled, r.reason = True, reason
+    r.dealer = (r.dealer + 1) % k.n
+    r.redeals = 0
+    r.to_act = NO_SEAT
+    return DEAL_OVER
