@@ -1,8 +1,8 @@
 """Fipsen for the batched engine: the reference game's rules, compiled (see docs/vector.md).
 
-Batched so far: the Grossenaspe variant (the default). Other variants are refused by name
-until their auction (Prisdorf's holding, Duttfips' single round), Thedinghausen's race and
-call, and Mecklenburg's Rutenas are compiled and cross-checked.
+Batched so far: Grossenaspe (the default), Anseggerfips and Duttfips. Prisdorf and
+Thedinghausen are refused by name until Prisdorf's holding auction, Hand and Siebener Fips
+and Thedinghausen's call, race and pot are compiled and cross-checked.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from rams_env.vector.fipsen import kernels
 from rams_env.vector.fipsen.spec import build_spec
 from rams_env.vector.fipsen.state import allocate
 
-SUPPORTED = (Variant.GROSSENASPE,)
+SUPPORTED = (Variant.GROSSENASPE, Variant.ANSEGGERFIPS, Variant.DUTTFIPS)
 """Variants the kernels play; each is cross-checked against the reference (tests/test_vector_fipsen.py)."""
 
 
@@ -30,8 +30,8 @@ class FipsenBatch(BatchEnv):
         variant = game.rules.variant
         if variant not in SUPPORTED:
             names = ", ".join(v.value for v in SUPPORTED)
-            raise RulesError(f"the batched Fipsen engine plays variant {names} only so far, not {variant.value!r}; "
-                             f"use rams_env.make('fipsen', variant={variant.value!r}) for it")
+            raise RulesError(f"the batched Fipsen engine plays the variants {names} only so far, not "
+                             f"{variant.value!r}; use rams_env.make('fipsen', variant={variant.value!r}) for it")
         session = Episode(options.get("episode", Episode.DEAL)) is Episode.SESSION
         spec = build_spec(game, session=session)
         deals = allocate(num_envs, game.player_range()[1], int(spec[0]["cards"][0]))

@@ -69,23 +69,39 @@ def session_over(r, k):
 # ------------------------------------------------------------------- auction
 @njit(cache=True)
 def eligible(r, k, seat, level):
-    """Whether ``seat`` holds what the rung needs (Kieker: no K, Q or J)."""
-    return not k.l_no_courts[level] or (r.hands[seat] & k.court_mask) == 0
+    """Whether ``seat`` holds what the rung needs (Kieker: no K, Q or J; a Ruten bid: the Rutenas)."""
+    hand = r.hands[seat]
+    if k.l_no_courts[level]:
+        return (hand & k.court_mask) == 0
+    if k.l_rutenas[level]:
+        return (hand & k.rutenas_mask) != 0
+    return True
 
 
 @njit(cache=True)
 def auction_step(r, k, seat, level):
-    """A bid (``level`` >= 0) or a pass (-1); in turn, bid higher or pass for good until one bidder is left."""
+    """A bid (``level`` >= 0) or a pass (-1), under the variant's auction."""
     if level >= 0:
         r.highest, r.highest_bidder = level, seat
     else:
         r.passed[seat] = 1
-    for step in range(1, k.n + 1):
+    if k.single_round:  # Duttfips: each player once, from forehand; the dealer is last
+        if seat != r.dealer:
+            r.to_act = (seat + 1) % k.n
+            return DECIDE
+        return next_bidder(r, k)
+    for step in range(1, k.n + 1):  # in turn: bid higher or pass for good until one bidder is left
         s = (seat + step) % k.n
         if not r.passed[s] and s != r.highest_bidder:
             r.to_act = s
             return DECIDE
-    if r.highest == NONE:  # all pass: the same dealer deals again
+    return next_bidder(r, k)
+
+
+@njit(cache=True)
+def next_bidder(r, k):
+    """Nobody is left to bid: the highest bidder declares, or (all passed) the same dealer deals again."""
+    if r.highest == NONE:
         r.redeals += 1
         if r.redeals > k.max_redeals:
             return end_deal(r, k, ALL_PASSED)

@@ -62,7 +62,8 @@ def legal_mask(r, k, tables, row):
         for level in range(r.highest + 1, k.rungs):
             if eligible(r, k, seat, level):
                 row[k.a_bid + level] = 1
-        row[k.a_pass] = 1
+        if not (k.single_round and r.highest == NONE):  # Duttfips: forehand may not pass
+            row[k.a_pass] = 1
     elif phase == k.ph_discard:
         put_cards(row, k.a_discard, r.hands[seat])
     elif phase == k.ph_trump:

@@ -5,9 +5,9 @@ record argument ``k`` (``spec[0]``), as in ``toepen/spec.py``: the variant's fla
 (:class:`VariantSpec`), its bidding ladder as arrays (one entry per rung: tricks, value,
 what the declarer picks up and discards, how trumps are set, what the bidder must hold),
 the action ids and every observation offset; beside it the trick tables of the compiled
-trick core, one per trump suit, from the game's own ``TrickOrder``s. The ladder's talon kinds are turned into the three things the
-reference's ``_won_auction`` does with them (discard the hand, take the skat, take the
-talon), so the kernel reads flags, not enum names.
+trick core, one per trump suit, from the game's own ``TrickOrder``s. The ladder's talon
+kinds are turned into the three things the reference's ``_won_auction`` does with them
+(discard the hand, take the skat, take the talon), so the kernel reads flags, not enum names.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from rams_env.cards import SUITS, rank_of
+from rams_env.cards import SUITS, card, rank_of
 from rams_env.games.fipsen.auction import COURTS, KIEKER_CONCESSION, MAX_REDEALS, TALON_DISCARDS, trump_choices
 from rams_env.games.fipsen.contracts import Talon, Trumps
 from rams_env.games.fipsen.game import Fipsen
 from rams_env.games.fipsen.observe import PHASES, SCORE_SCALE
 from rams_env.games.fipsen.play import HOLSTEIN_PLAY
+from rams_env.games.fipsen.rules import Auction
 from rams_env.games.fipsen.state import HAND_SIZE, TRICKS, Phase
 from rams_env.vector.tricks import order_tables, rule_flags
 
@@ -35,15 +36,17 @@ OBS_FIELDS = (
 ACTIONS = ("hold", "pass", "fipsen", "concede", "play_kieker", "play_on", "stop")
 SEGMENTS = ("play", "discard", "bid", "trump")
 LADDER = ("l_tricks", "l_value", "l_discards", "l_discard_hand", "l_takes_skat", "l_takes_aside", "l_preference",
-          "l_fixed", "l_no_courts")
+          "l_fixed", "l_no_courts", "l_rutenas")
+RUTENAS = "Ad"
+"""The card a Mecklenburg Ruten bid needs (``auction.eligible``'s ``card("Ad")``)."""
 
 SPEC_FIELDS = (
     "n", "cards", "suits", "hand_size", "tricks", "skat", "rungs", "num_actions", "obs_size", "net_scale",
-    "max_redeals", "kieker_concession", "preference", "preference_doubles", "play_on", "durch_doubles", "session",
-    "session_deals", *(f"ph_{p.name.lower()}" for p in Phase),
+    "max_redeals", "kieker_concession", "preference", "preference_doubles", "play_on", "durch_doubles",
+    "single_round", "session", "session_deals", *(f"ph_{p.name.lower()}" for p in Phase),
     *(f"a_{name}" for name in (*SEGMENTS, *ACTIONS)),
     *(f"o_{name}" for name in OBS_FIELDS),
-    *LADDER, "trump_suits", "court_mask", "play_rules",
+    *LADDER, "trump_suits", "court_mask", "rutenas_mask", "play_rules",
 )
 
 
@@ -68,6 +71,7 @@ def build_spec(game: Fipsen, *, session: bool) -> tuple[np.ndarray, np.ndarray]:
         "net_scale": 2 * SCORE_SCALE, "max_redeals": MAX_REDEALS, "kieker_concession": KIEKER_CONCESSION,
         "preference": game.preference, "preference_doubles": int(spec.preference_doubles),
         "play_on": int(spec.play_on), "durch_doubles": int(spec.durch_doubles),
+        "single_round": int(spec.auction is Auction.SINGLE_ROUND),
         "session": int(session), "session_deals": game.rules.session_deals,
         **{f"ph_{p.name.lower()}": PHASES.index(p) for p in Phase},
         **{f"a_{name}": game.actions.id(name) for name in SEGMENTS},
@@ -80,9 +84,11 @@ def build_spec(game: Fipsen, *, session: bool) -> tuple[np.ndarray, np.ndarray]:
         "l_takes_aside": [c.talon in (Talon.KIEKER, Talon.KIEKER_ALL) for c in ladder],
         "l_preference": [c.trumps is Trumps.PREFERENCE for c in ladder],
         "l_fixed": [c.fixed for c in ladder], "l_no_courts": [c.needs == "no_courts" for c in ladder],
+        "l_rutenas": [c.needs == "rutenas" for c in ladder],
         "trump_suits": trump_choices(game),
         "play_rules": rule_flags(HOLSTEIN_PLAY),
         "court_mask": cards_where(lambda c: rank_of(c) in COURTS),
+        "rutenas_mask": cards_where(lambda c: c == card(RUTENAS)),
     }
     orders = [game.order(SimpleNamespace(trump=t)) for t in range(len(SUITS))]
     return as_record(values), order_tables(orders, pack)
