@@ -170,6 +170,35 @@ def test_same_as_reference_in_sessions(variant):
     assert counts["episodes"] < counts["deals"]  # sessions of several deals were played through
 
 
+def replay(variant: str, hands: list[str], stock: str, dealer: int, labels: list[str]) -> tuple[list, np.ndarray]:
+    """One fixed deal played by both engines with the actions ``labels``, compared on every step;
+    returns the reference's breakdowns and the batched rewards summed over the deal."""
+    game = rams_env.make_game("fipsen", variant=variant)
+    state = game.new_state(np.random.default_rng(0), {"deal": {"hands": [h.split() for h in hands],
+                                                               "stock": stock.split()}, "dealer": dealer})
+    env = vector.make("fipsen", num_envs=1, variant=variant)
+    env.queue_deals([0], deal_order(game, state), [dealer])
+    env.reset(seed=0)
+    total = np.zeros(game.num_players, np.float32)
+    for label in labels:
+        _compare_position(env, game, state, 0)
+        action = game.actions.parse(label)
+        before = np.array(state.scores, np.float32)
+        game.apply(state, action)
+        env.step(np.array([action]))
+        assert np.array_equal(env.rewards[0], np.array(state.scores, np.float32) - before)
+        total += env.rewards[0]
+    assert state.terminal and env.done[0]
+    _compare_settlement(game, env.deals[0], state.deal_breakdowns[-1], 0)
+    return state.deal_breakdowns, total
+
+
+def test_a_siebener_fips_wins_thirty_without_play():
+    hands = ["7c 7s 7h 7d Ac", "8c 9c 10c Jc Qc", "8s 9s 10s Js Qs", "8h 9h 10h Jh Qh"]
+    breakdowns, total = replay("prisdorf", hands, "Kc Ks Kh As Ah", 3, ["bid siebener"])
+    assert breakdowns[-1]["reason"] == "siebener_fips" and total.tolist() == [30, 0, 0, 0]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not SLOW_DEALS, reason="set RAMS_VECTOR_SLOW_DEALS (e.g. 100000) for the slow tier")
 @pytest.mark.parametrize("variant", VARIANTS)

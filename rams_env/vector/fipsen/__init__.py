@@ -1,8 +1,8 @@
 """Fipsen for the batched engine: the reference game's rules, compiled (see docs/vector.md).
 
-Batched so far: Grossenaspe (the default), Anseggerfips and Duttfips. Prisdorf and
-Thedinghausen are refused by name until Prisdorf's holding auction, Hand and Siebener Fips
-and Thedinghausen's call, race and pot are compiled and cross-checked.
+Batched so far: the four auction games, Grossenaspe (the default), Prisdorf, Anseggerfips and
+Duttfips. Thedinghausen is refused by name until its fipsen call, race and pot are compiled
+and cross-checked.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from rams_env.vector.fipsen import kernels
 from rams_env.vector.fipsen.spec import build_spec
 from rams_env.vector.fipsen.state import allocate
 
-SUPPORTED = (Variant.GROSSENASPE, Variant.ANSEGGERFIPS, Variant.DUTTFIPS)
+SUPPORTED = (Variant.GROSSENASPE, Variant.PRISDORF, Variant.ANSEGGERFIPS, Variant.DUTTFIPS)
 """Variants the kernels play; each is cross-checked against the reference (tests/test_vector_fipsen.py)."""
 
 

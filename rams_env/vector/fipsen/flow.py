@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import bit, shuffle_identity, uniform
-from rams_env.vector.fipsen.state import ALL_PASSED, KIEKER_CONCEDED
+from rams_env.vector.bits import bit, count, shuffle_identity, uniform
+from rams_env.vector.fipsen.state import ALL_PASSED, KIEKER_CONCEDED, SIEBENER_FIPS
 
 DECIDE, DEAL_OVER = range(2)
 """What a move leads to: a seat must decide, or the deal is settled."""
@@ -58,6 +58,7 @@ def deal_cards(r, k):
     r.declarer = r.contract = r.highest = r.highest_bidder = r.trump = NONE
     r.playing_on, r.to_discard = False, 0
     r.phase, r.to_act = k.ph_auction, (r.dealer + 1) % k.n  # forehand opens the auction
+    r.holder, r.challenger, r.holder_to_answer, r.entered = NO_SEAT, r.to_act, False, 1
     return DECIDE
 
 
@@ -75,16 +76,23 @@ def eligible(r, k, seat, level):
         return (hand & k.court_mask) == 0
     if k.l_rutenas[level]:
         return (hand & k.rutenas_mask) != 0
+    if k.l_siebener[level]:
+        return count(hand & k.seven_mask) == 4 and (hand & k.ace_mask) != 0
     return True
 
 
 @njit(cache=True)
-def auction_step(r, k, seat, level):
-    """A bid (``level`` >= 0) or a pass (-1), under the variant's auction."""
+def auction_step(r, k, seat, level, hold):
+    """A bid (``level`` >= 0), a hold or a pass (-1), under the variant's auction."""
     if level >= 0:
         r.highest, r.highest_bidder = level, seat
-    else:
+        if k.l_siebener[level]:  # wins without play
+            r.contract = level
+            return award(r, k, seat, True, SIEBENER_FIPS, False, False)
+    elif not hold:
         r.passed[seat] = 1
+    if k.hold_auction:
+        return hold_step(r, k, seat, level >= 0, hold)
     if k.single_round:  # Duttfips: each player once, from forehand; the dealer is last
         if seat != r.dealer:
             r.to_act = (seat + 1) % k.n
@@ -95,6 +103,39 @@ def auction_step(r, k, seat, level):
         if not r.passed[s] and s != r.highest_bidder:
             r.to_act = s
             return DECIDE
+    return next_bidder(r, k)
+
+
+@njit(cache=True)
+def hold_step(r, k, seat, bid, hold):
+    """Prisdorf: players enter in turn from forehand; the earlier of the bidding pair holds, bids higher or
+    passes on each higher bid of the later one; whoever of the pair passes makes way for the next player."""
+    if r.holder == NO_SEAT:  # nobody has bid yet: the entering player opened or passed
+        if bid:
+            r.holder = seat
+        return next_challenger(r, k)
+    if seat == r.challenger and bid:
+        r.holder_to_answer, r.to_act = True, r.holder
+        return DECIDE
+    if seat == r.holder and (bid or hold):  # hold (same level) or bid higher still
+        if hold:
+            r.highest_bidder = r.holder
+        r.holder_to_answer, r.to_act = False, r.challenger
+        return DECIDE
+    if seat == r.holder:  # the holder passes: the challenger's bid stands and she holds from now on
+        r.holder = r.challenger
+    r.holder_to_answer = False
+    return next_challenger(r, k)
+
+
+@njit(cache=True)
+def next_challenger(r, k):
+    """The next player in turn enters the auction; when none is left it ends (declarer, or a redeal)."""
+    if r.entered < k.n:
+        r.challenger = r.to_act = (r.dealer + 1 + r.entered) % k.n
+        r.entered += 1
+        return DECIDE
+    r.challenger = NO_SEAT
     return next_bidder(r, k)
 
 

@@ -24,9 +24,9 @@ def apply_action(r, k, tables, action):
     if action < k.a_discard + k.cards:
         return flow.discard(r, k, seat, action - k.a_discard)
     if action < k.a_bid + k.rungs:
-        return flow.auction_step(r, k, seat, action - k.a_bid)
-    if action == k.a_pass:
-        return flow.auction_step(r, k, seat, flow.NONE)
+        return flow.auction_step(r, k, seat, action - k.a_bid, False)
+    if action == k.a_pass or action == k.a_hold:
+        return flow.auction_step(r, k, seat, flow.NONE, action == k.a_hold)
     if k.a_trump <= action < k.a_trump + k.suits:
         r.trump = action - k.a_trump
         return flow.begin_play(r, k)

@@ -2,8 +2,8 @@
 
 Mirrors ``rams_env/games/fipsen/observe.py`` field by field (offsets from the reference layout,
 in the rule record ``k``), values computed in float64 and rounded to float32 once, as the
-reference's array assignment does. The Thedinghausen and Prisdorf fields (``turned``, ``race``,
-``pot``, ``holder_to_answer``) stay 0 in the variants batched so far, as in the reference.
+reference's array assignment does. The Thedinghausen fields (``turned``, ``race``, ``pot``)
+stay 0 in the variants batched so far, as in the reference.
 Nothing hidden is read: other hands, their discards, the skat and the talon never reach a row.
 """
 
@@ -47,6 +47,7 @@ def encode(r, k, seat, row):
     row[k.o_phase + r.phase] = 1.0
     row[k.o_highest_bid + r.highest + 1] = 1.0  # slot 0: no bid (-1)
     row[k.o_contract + r.contract + 1] = 1.0
+    row[k.o_holder_to_answer] = r.holder_to_answer
     row[k.o_playing_on] = r.playing_on
     row[k.o_trick_number + min(r.tricks_played, k.tricks - 1)] = 1.0
 
@@ -64,6 +65,8 @@ def legal_mask(r, k, tables, row):
                 row[k.a_bid + level] = 1
         if not (k.single_round and r.highest == NONE):  # Duttfips: forehand may not pass
             row[k.a_pass] = 1
+        if k.hold_auction and r.holder_to_answer:
+            row[k.a_hold] = 1
     elif phase == k.ph_discard:
         put_cards(row, k.a_discard, r.hands[seat])
     elif phase == k.ph_trump:

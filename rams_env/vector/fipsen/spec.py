@@ -36,17 +36,17 @@ OBS_FIELDS = (
 ACTIONS = ("hold", "pass", "fipsen", "concede", "play_kieker", "play_on", "stop")
 SEGMENTS = ("play", "discard", "bid", "trump")
 LADDER = ("l_tricks", "l_value", "l_discards", "l_discard_hand", "l_takes_skat", "l_takes_aside", "l_preference",
-          "l_fixed", "l_no_courts", "l_rutenas")
+          "l_fixed", "l_no_courts", "l_rutenas", "l_siebener")
 RUTENAS = "Ad"
 """The card a Mecklenburg Ruten bid needs (``auction.eligible``'s ``card("Ad")``)."""
 
 SPEC_FIELDS = (
     "n", "cards", "suits", "hand_size", "tricks", "skat", "rungs", "num_actions", "obs_size", "net_scale",
     "max_redeals", "kieker_concession", "preference", "preference_doubles", "play_on", "durch_doubles",
-    "single_round", "session", "session_deals", *(f"ph_{p.name.lower()}" for p in Phase),
+    "single_round", "hold_auction", "session", "session_deals", *(f"ph_{p.name.lower()}" for p in Phase),
     *(f"a_{name}" for name in (*SEGMENTS, *ACTIONS)),
     *(f"o_{name}" for name in OBS_FIELDS),
-    *LADDER, "trump_suits", "court_mask", "rutenas_mask", "play_rules",
+    *LADDER, "trump_suits", "court_mask", "rutenas_mask", "seven_mask", "ace_mask", "play_rules",
 )
 
 
@@ -71,7 +71,7 @@ def build_spec(game: Fipsen, *, session: bool) -> tuple[np.ndarray, np.ndarray]:
         "net_scale": 2 * SCORE_SCALE, "max_redeals": MAX_REDEALS, "kieker_concession": KIEKER_CONCESSION,
         "preference": game.preference, "preference_doubles": int(spec.preference_doubles),
         "play_on": int(spec.play_on), "durch_doubles": int(spec.durch_doubles),
-        "single_round": int(spec.auction is Auction.SINGLE_ROUND),
+        "single_round": int(spec.auction is Auction.SINGLE_ROUND), "hold_auction": int(spec.auction is Auction.HOLD),
         "session": int(session), "session_deals": game.rules.session_deals,
         **{f"ph_{p.name.lower()}": PHASES.index(p) for p in Phase},
         **{f"a_{name}": game.actions.id(name) for name in SEGMENTS},
@@ -84,11 +84,12 @@ def build_spec(game: Fipsen, *, session: bool) -> tuple[np.ndarray, np.ndarray]:
         "l_takes_aside": [c.talon in (Talon.KIEKER, Talon.KIEKER_ALL) for c in ladder],
         "l_preference": [c.trumps is Trumps.PREFERENCE for c in ladder],
         "l_fixed": [c.fixed for c in ladder], "l_no_courts": [c.needs == "no_courts" for c in ladder],
-        "l_rutenas": [c.needs == "rutenas" for c in ladder],
+        "l_rutenas": [c.needs == "rutenas" for c in ladder], "l_siebener": [c.needs == "siebener" for c in ladder],
         "trump_suits": trump_choices(game),
         "play_rules": rule_flags(HOLSTEIN_PLAY),
         "court_mask": cards_where(lambda c: rank_of(c) in COURTS),
         "rutenas_mask": cards_where(lambda c: c == card(RUTENAS)),
+        "seven_mask": cards_where(lambda c: rank_of(c) == "7"), "ace_mask": cards_where(lambda c: rank_of(c) == "A"),
     }
     orders = [game.order(SimpleNamespace(trump=t)) for t in range(len(SUITS))]
     return as_record(values), order_tables(orders, pack)

@@ -16,6 +16,8 @@ PER_DEAL = {
     "trump": np.int8, "declarer": np.int8, "contract": np.int8, "highest": np.int8, "highest_bidder": np.int8,
     "to_discard": np.int8, "playing_on": np.bool_, "redeals": np.int16, "tricks_played": np.int8,
     "trick_len": np.int8, "skat": np.uint64, "aside": np.uint64, "deals_played": np.int32,
+    # Prisdorf's holding auction: the bidding pair, and how many players have entered (the reference's queue)
+    "holder": np.int8, "challenger": np.int8, "holder_to_answer": np.bool_, "entered": np.int8,
     # what the last step did: a deal was settled (reason, declarer, points, contract; -1: none)
     "settled": np.bool_, "reason": np.int8, "result_declarer": np.int8, "result_points": np.int32,
     "result_contract": np.int8,
@@ -30,9 +32,9 @@ PER_SEAT = {
 }
 PER_CARD = {"order": np.int8, "pending_order": np.int8}
 
-REASONS = ("played", "failed", "stopped", "kieker_conceded", "all_passed")
+REASONS = ("played", "failed", "stopped", "kieker_conceded", "all_passed", "siebener_fips")
 """``deals["reason"]`` of a settled deal indexes this tuple (the reference's breakdown ``reason``)."""
-PLAYED, FAILED, STOPPED, KIEKER_CONCEDED, ALL_PASSED = range(len(REASONS))
+PLAYED, FAILED, STOPPED, KIEKER_CONCEDED, ALL_PASSED, SIEBENER_FIPS = range(len(REASONS))
 
 
 def deal_dtype(max_seats: int, cards: int) -> np.dtype:
