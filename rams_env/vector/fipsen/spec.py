@@ -24,6 +24,7 @@ from rams_env.games.fipsen.observe import PHASES, SCORE_SCALE
 from rams_env.games.fipsen.play import HOLSTEIN_PLAY
 from rams_env.games.fipsen.rules import Auction
 from rams_env.games.fipsen.state import HAND_SIZE, TRICKS, Phase
+from rams_env.vector.toepen.spec import as_record
 from rams_env.vector.tricks import order_tables, rule_flags
 
 OBS_FIELDS = (
@@ -92,14 +93,5 @@ def build_spec(game: Fipsen, *, session: bool) -> tuple[np.ndarray, np.ndarray]:
         "seven_mask": cards_where(lambda c: rank_of(c) == "7"), "ace_mask": cards_where(lambda c: rank_of(c) == "A"),
     }
     orders = [game.order(SimpleNamespace(trump=t)) for t in range(len(SUITS))]
-    return as_record(values), order_tables(orders, pack)
+    return as_record(values, SPEC_FIELDS), order_tables(orders, pack)
 
-
-def as_record(values: dict) -> np.ndarray:
-    """A one-element structured array of ``SPEC_FIELDS`` (numba passes a record by pointer)."""
-    arrays = {name: np.asarray(values[name]) for name in SPEC_FIELDS}
-    dtype = np.dtype([(name, np.int64 if a.dtype.kind in "ib" else a.dtype, a.shape) for name, a in arrays.items()])
-    record = np.zeros(1, dtype)
-    for name, a in arrays.items():
-        record[name] = a
-    return record

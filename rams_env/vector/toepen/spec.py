@@ -80,9 +80,9 @@ def build_spec(game: Toepen, *, session: bool, random_carry: bool) -> np.ndarray
     return as_record(values)
 
 
-def as_record(values: dict) -> np.ndarray:
-    """A one-element structured array: numba passes a record by pointer (a tuple would be copied)."""
-    arrays = {name: np.asarray(values[name]) for name in SPEC_FIELDS}
+def as_record(values: dict, fields: tuple[str, ...] = SPEC_FIELDS) -> np.ndarray:
+    """A one-element structured array of ``fields``: numba passes a record by pointer (a tuple would be copied)."""
+    arrays = {name: np.asarray(values[name]) for name in fields}
     dtype = np.dtype([(name, np.int64 if a.dtype.kind in "ib" else a.dtype, a.shape) for name, a in arrays.items()])
     record = np.zeros(1, dtype)
     for name, a in arrays.items():
