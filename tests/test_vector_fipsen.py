@@ -22,7 +22,7 @@ pytest.importorskip("numba")
 import rams_env  # noqa: E402
 import rams_env.vector as vector  # noqa: E402
 from rams_env.games.fipsen.contracts import Talon  # noqa: E402
-from rams_env.games.fipsen.rules import Auction, Variant  # noqa: E402
+from rams_env.games.fipsen.rules import Auction  # noqa: E402
 from rams_env.vector.fipsen import SUPPORTED  # noqa: E402
 from rams_env.vector.fipsen.state import REASONS  # noqa: E402
 
@@ -42,8 +42,9 @@ COVERAGE_DEALS = 300
 
 # ------------------------------------------------------------------- cross-check
 def deal_order(game, state) -> np.ndarray:
-    """The pack permutation the reference dealt: hands seat by seat, then the skat, then the talon."""
-    cards = [c for hand in state.hands for c in hand] + list(state.skat) + list(state.aside)
+    """The pack permutation the reference dealt: hands seat by seat, the turned card, the skat, the talon."""
+    turned = [] if state.turned is None else [state.turned]
+    cards = [c for hand in state.hands for c in hand] + turned + list(state.skat) + list(state.aside)
     return np.array([game.pack().index[c] for c in cards], np.int64)
 
 
@@ -94,7 +95,7 @@ def _reasons(variant: str) -> list[str]:
         reasons += ["failed", "stopped"]
     if any(c.talon is Talon.KIEKER_ALL for c in spec.ladder):
         reasons.append("kieker_conceded")
-    if spec.auction is not Auction.SINGLE_ROUND:
+    if spec.auction in (Auction.OPEN, Auction.HOLD):
         reasons += ["all_passed", "redeals"]
     return reasons
 
@@ -308,13 +309,9 @@ def test_penalty_ends_only_the_offending_deals():
     assert np.array_equal(env.obs[others], twin.obs[others])
 
 
-@pytest.mark.parametrize("variant", [v.value for v in Variant if v not in SUPPORTED])
-def test_variants_not_batched_yet_are_refused_naming_the_supported_ones(variant):
-    supported = ", ".join(VARIANTS)
-    with pytest.raises(ValueError, match=f"plays the variants {supported} only so far, not '{variant}'"):
-        vector.make("fipsen", variant=variant)
-    with pytest.raises(ValueError, match=f"plays the variants {supported} only"):
-        vector.make("fipsen", preset=variant)
+def test_thedinghausen_random_carry_is_refused_until_cross_checked():
+    with pytest.raises(ValueError, match="random_carry"):
+        vector.make("fipsen", variant="thedinghausen", random_carry=True)
 
 
 def test_bad_rules_are_the_references_errors():

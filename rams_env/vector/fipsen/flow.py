@@ -12,7 +12,7 @@ from __future__ import annotations
 from numba import njit
 
 from rams_env.vector.bits import bit, count, shuffle_identity, uniform
-from rams_env.vector.fipsen.state import ALL_PASSED, KIEKER_CONCEDED, SIEBENER_FIPS
+from rams_env.vector.fipsen.state import ALL_PASSED, KIEKER_CONCEDED, PLAYED, SIEBENER_FIPS
 
 DECIDE, DEAL_OVER = range(2)
 """What a move leads to: a seat must decide, or the deal is settled."""
@@ -26,9 +26,22 @@ def new_episode(r, k):
     """A session starts: dealer (queued or drawn), an empty score sheet, then a deal."""
     r.dealer = r.pending_dealer if r.pending and r.pending_dealer >= 0 else uniform(r, k.n)
     for s in range(k.n):
-        r.sheet[s] = 0
-        r.sheet_start[s] = 0
+        r.sheet[s] = r.sheet_start[s] = r.race[s] = 0
+        r.bankrolls[s] = r.session_start[s] = k.bankroll
+    r.pot, r.race_won = 0, True  # a fresh race starts with everyone's ante
     r.deals_played = 0
+    return start_deal(r, k)
+
+
+@njit(cache=True)
+def start_deal(r, k):
+    """Thedinghausen: a new race after one was won, everyone antes a hedewig; then the deal."""
+    if k.thedinghausen and r.race_won:
+        r.race_won = False
+        for s in range(k.n):
+            r.race[s] = 0
+            r.bankrolls[s] -= 1
+            r.pot += 1
     return deal_cards(r, k)
 
 
@@ -49,6 +62,10 @@ def deal_cards(r, k):
             r.hands[s] |= bit(r.order[at])
             at += 1
     r.skat = r.aside = 0
+    r.turned = r.fipsen = NONE
+    if k.thedinghausen:  # the next card is turned for trumps
+        r.turned = r.order[at]
+        at += 1
     for i in range(at, k.cards):
         if i < at + k.skat:
             r.skat |= bit(r.order[i])
@@ -57,14 +74,73 @@ def deal_cards(r, k):
     r.trick_len = r.tricks_played = 0
     r.declarer = r.contract = r.highest = r.highest_bidder = r.trump = NONE
     r.playing_on, r.to_discard = False, 0
-    r.phase, r.to_act = k.ph_auction, (r.dealer + 1) % k.n  # forehand opens the auction
+    r.phase, r.to_act = k.ph_auction, (r.dealer + 1) % k.n  # forehand opens the auction (or the call)
     r.holder, r.challenger, r.holder_to_answer, r.entered = NO_SEAT, r.to_act, False, 1
+    if k.thedinghausen:
+        r.trump, r.phase = k.card_suit[r.turned], k.ph_call
+    return DECIDE
+
+
+@njit(cache=True)
+def call(r, k, seat, fipsen):
+    """Thedinghausen: in turn, announce "fipsen" (all five tricks) or pass; a call starts play at once."""
+    if fipsen:
+        r.fipsen = seat
+    if fipsen or seat == r.dealer:  # the dealer is asked last
+        return begin_play(r, k)
+    r.to_act = (seat + 1) % k.n
     return DECIDE
 
 
 @njit(cache=True)
 def session_over(r, k):
-    return r.deals_played >= k.session_deals
+    return (k.thedinghausen and r.race_won) or r.deals_played >= k.session_deals
+
+
+@njit(cache=True)
+def score(r, k, s):
+    """Seat ``s``'s score change in the session: hedewigs in Thedinghausen, sheet points elsewhere."""
+    if k.thedinghausen:
+        return r.bankrolls[s] - r.session_start[s]
+    return r.sheet[s] - r.sheet_start[s]
+
+
+# ------------------------------------------------------ Thedinghausen's race
+@njit(cache=True)
+def race_trick(r, k, winner):
+    """Each trick counts toward the race; after the fifth the fipsen call is settled."""
+    if not r.race_won:
+        r.race[winner] += 1
+        if r.race[winner] >= k.race_to:
+            win_race(r, winner)
+    if r.tricks_played == k.tricks:
+        return settle_fipsen_call(r, k)
+    return DECIDE
+
+
+@njit(cache=True)
+def win_race(r, winner):
+    """The first to ten tricks wins the hedewigs in the pot."""
+    r.race_won = True
+    r.bankrolls[winner] += r.pot
+    r.reward[winner] += r.pot
+    r.pot = 0
+
+
+@njit(cache=True)
+def settle_fipsen_call(r, k):
+    """A made fipsen counts double (ten tricks); a failed one pays five hedewigs into the pot."""
+    caller = r.fipsen
+    if caller != NONE:
+        if r.tricks_won[caller] != k.tricks:
+            r.bankrolls[caller] -= k.prize
+            r.reward[caller] -= k.prize
+            r.pot += k.prize
+        elif not r.race_won:
+            r.race[caller] += k.tricks
+            if r.race[caller] >= k.race_to:
+                win_race(r, caller)
+    return end_deal(r, k, PLAYED)
 
 
 # ------------------------------------------------------------------- auction

@@ -25,6 +25,8 @@ def apply_action(r, k, tables, action):
         return flow.discard(r, k, seat, action - k.a_discard)
     if action < k.a_bid + k.rungs:
         return flow.auction_step(r, k, seat, action - k.a_bid, False)
+    if action == k.a_fipsen or (action == k.a_pass and r.phase == k.ph_call):
+        return flow.call(r, k, seat, action == k.a_fipsen)
     if action == k.a_pass or action == k.a_hold:
         return flow.auction_step(r, k, seat, flow.NONE, action == k.a_hold)
     if k.a_trump <= action < k.a_trump + k.suits:
@@ -49,7 +51,7 @@ def finish_step(r, k, tables, step, b, out):
         if not k.session or flow.session_over(r, k):
             end_episode(r, k, tables, b, out)
             return
-        flow.deal_cards(r, k)
+        flow.start_deal(r, k)
     write_rows(r, k, tables, b, out, False)
 
 

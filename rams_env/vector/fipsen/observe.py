@@ -2,8 +2,7 @@
 
 Mirrors ``rams_env/games/fipsen/observe.py`` field by field (offsets from the reference layout,
 in the rule record ``k``), values computed in float64 and rounded to float32 once, as the
-reference's array assignment does. The Thedinghausen fields (``turned``, ``race``, ``pot``)
-stay 0 in the variants batched so far, as in the reference.
+reference's array assignment does.
 Nothing hidden is read: other hands, their discards, the skat and the talon never reach a row.
 """
 
@@ -13,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from rams_env.vector.bits import put_cards
-from rams_env.vector.fipsen.flow import NONE, eligible
+from rams_env.vector.fipsen.flow import NONE, eligible, score
 from rams_env.vector.fipsen.play import legal
 
 
@@ -23,6 +22,8 @@ def encode(r, k, seat, row):
     row[:] = 0.0
     n, cards = k.n, k.cards
     put_cards(row, k.o_hand, r.hands[seat])
+    if r.turned != NONE:
+        row[k.o_turned + r.turned] = 1.0
     if r.trump != NONE:
         row[k.o_trump + r.trump] = 1.0
     put_cards(row, k.o_own_discards, r.face_down[seat])
@@ -37,11 +38,12 @@ def encode(r, k, seat, row):
         row[k.o_leader + rel] = s == leader
         row[k.o_to_act + rel] = s == r.to_act
         row[k.o_dealer + rel] = s == r.dealer
-        row[k.o_declarer + rel] = s == r.declarer
+        row[k.o_declarer + rel] = s == (r.declarer if r.declarer != NONE else r.fipsen)
         row[k.o_passed + rel] = r.passed[s]
         row[k.o_highest_bidder + rel] = s == r.highest_bidder
         row[k.o_tricks_won + rel] = r.tricks_won[s] / k.tricks
-        net = np.float64(r.sheet[s] - r.sheet_start[s]) / k.net_scale + 0.5
+        row[k.o_race + rel] = min(r.race[s] / k.race_to, 1.0)
+        net = np.float64(score(r, k, s)) / k.net_scale + 0.5
         row[k.o_net + rel] = max(min(net, 1.0), 0.0)
     row[k.o_seat + seat] = 1.0
     row[k.o_phase + r.phase] = 1.0
@@ -49,6 +51,7 @@ def encode(r, k, seat, row):
     row[k.o_contract + r.contract + 1] = 1.0
     row[k.o_holder_to_answer] = r.holder_to_answer
     row[k.o_playing_on] = r.playing_on
+    row[k.o_pot] = min(r.pot / k.pot_scale, 1.0)
     row[k.o_trick_number + min(r.tricks_played, k.tricks - 1)] = 1.0
 
 
@@ -72,6 +75,8 @@ def legal_mask(r, k, tables, row):
     elif phase == k.ph_trump:
         for s in k.trump_suits:
             row[k.a_trump + s] = 1
+    elif phase == k.ph_call:
+        row[k.a_pass] = row[k.a_fipsen] = 1
     elif phase == k.ph_kieker:
         row[k.a_concede] = row[k.a_play_kieker] = 1
     else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from rams_env.vector.bits import bit
-from rams_env.vector.fipsen.flow import DECIDE, award
+from rams_env.vector.fipsen.flow import DECIDE, award, race_trick
 from rams_env.vector.fipsen.state import FAILED, PLAYED, STOPPED
 from rams_env.vector.tricks import legal_plays, winning_index
 
@@ -38,6 +38,8 @@ def play_card(r, k, o, seat, card):
     r.tricks_played += 1
     r.trick_len = 0
     r.leader = r.to_act = winner
+    if k.thedinghausen:
+        return race_trick(r, k, winner)
     return check_contract(r, k)
 
 

@@ -16,12 +16,12 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from rams_env.cards import SUITS, card, rank_of
+from rams_env.cards import SUITS, card, rank_of, suit_of
 from rams_env.games.fipsen.auction import COURTS, KIEKER_CONCESSION, MAX_REDEALS, TALON_DISCARDS, trump_choices
 from rams_env.games.fipsen.contracts import Talon, Trumps
 from rams_env.games.fipsen.game import Fipsen
 from rams_env.games.fipsen.observe import PHASES, SCORE_SCALE
-from rams_env.games.fipsen.play import HOLSTEIN_PLAY
+from rams_env.games.fipsen.play import HOLSTEIN_PLAY, THEDINGHAUSEN_PLAY
 from rams_env.games.fipsen.rules import Auction
 from rams_env.games.fipsen.state import HAND_SIZE, TRICKS, Phase
 from rams_env.vector.toepen.spec import as_record
@@ -38,16 +38,19 @@ ACTIONS = ("hold", "pass", "fipsen", "concede", "play_kieker", "play_on", "stop"
 SEGMENTS = ("play", "discard", "bid", "trump")
 LADDER = ("l_tricks", "l_value", "l_discards", "l_discard_hand", "l_takes_skat", "l_takes_aside", "l_preference",
           "l_fixed", "l_no_courts", "l_rutenas", "l_siebener")
+POT_SCALE = 20
+"""observe.py writes the Thedinghausen pot as pot / 20, capped at 1 (the cross-check pins this copy)."""
 RUTENAS = "Ad"
 """The card a Mecklenburg Ruten bid needs (``auction.eligible``'s ``card("Ad")``)."""
 
 SPEC_FIELDS = (
     "n", "cards", "suits", "hand_size", "tricks", "skat", "rungs", "num_actions", "obs_size", "net_scale",
     "max_redeals", "kieker_concession", "preference", "preference_doubles", "play_on", "durch_doubles",
-    "single_round", "hold_auction", "session", "session_deals", *(f"ph_{p.name.lower()}" for p in Phase),
+    "single_round", "hold_auction", "thedinghausen", "race_to", "prize", "bankroll", "pot_scale", "session",
+    "session_deals", *(f"ph_{p.name.lower()}" for p in Phase),
     *(f"a_{name}" for name in (*SEGMENTS, *ACTIONS)),
     *(f"o_{name}" for name in OBS_FIELDS),
-    *LADDER, "trump_suits", "court_mask", "rutenas_mask", "seven_mask", "ace_mask", "play_rules",
+    *LADDER, "trump_suits", "court_mask", "rutenas_mask", "seven_mask", "ace_mask", "card_suit", "play_rules",
 )
 
 
@@ -72,6 +75,8 @@ def build_spec(game: Fipsen, *, session: bool) -> tuple[np.ndarray, np.ndarray]:
         "net_scale": 2 * SCORE_SCALE, "max_redeals": MAX_REDEALS, "kieker_concession": KIEKER_CONCESSION,
         "preference": game.preference, "preference_doubles": int(spec.preference_doubles),
         "play_on": int(spec.play_on), "durch_doubles": int(spec.durch_doubles),
+        "thedinghausen": int(game.thedinghausen), "race_to": game.rules.race_to, "prize": game.rules.prize,
+        "bankroll": game.rules.bankroll, "pot_scale": POT_SCALE,
         "single_round": int(spec.auction is Auction.SINGLE_ROUND), "hold_auction": int(spec.auction is Auction.HOLD),
         "session": int(session), "session_deals": game.rules.session_deals,
         **{f"ph_{p.name.lower()}": PHASES.index(p) for p in Phase},
@@ -87,7 +92,8 @@ def build_spec(game: Fipsen, *, session: bool) -> tuple[np.ndarray, np.ndarray]:
         "l_fixed": [c.fixed for c in ladder], "l_no_courts": [c.needs == "no_courts" for c in ladder],
         "l_rutenas": [c.needs == "rutenas" for c in ladder], "l_siebener": [c.needs == "siebener" for c in ladder],
         "trump_suits": trump_choices(game),
-        "play_rules": rule_flags(HOLSTEIN_PLAY),
+        "play_rules": rule_flags(THEDINGHAUSEN_PLAY if game.thedinghausen else HOLSTEIN_PLAY),
+        "card_suit": [suit_of(c) for c in pack.cards],
         "court_mask": cards_where(lambda c: rank_of(c) in COURTS),
         "rutenas_mask": cards_where(lambda c: c == card(RUTENAS)),
         "seven_mask": cards_where(lambda c: rank_of(c) == "7"), "ace_mask": cards_where(lambda c: rank_of(c) == "A"),

@@ -18,6 +18,8 @@ PER_DEAL = {
     "trick_len": np.int8, "skat": np.uint64, "aside": np.uint64, "deals_played": np.int32,
     # Prisdorf's holding auction: the bidding pair, and how many players have entered (the reference's queue)
     "holder": np.int8, "challenger": np.int8, "holder_to_answer": np.bool_, "entered": np.int8,
+    # Thedinghausen: the turned trump card, who called fipsen, the race's state and the hedewig pot
+    "turned": np.int8, "fipsen": np.int8, "race_won": np.bool_, "pot": np.int32,
     # what the last step did: a deal was settled (reason, declarer, points, contract; -1: none)
     "settled": np.bool_, "reason": np.int8, "result_declarer": np.int8, "result_points": np.int32,
     "result_contract": np.int8,
@@ -27,7 +29,7 @@ PER_DEAL = {
 PER_SEAT = {
     "hands": np.uint64, "face_down": np.uint64, "played": np.uint64, "passed": np.int8, "tricks_won": np.int8,
     "sheet": np.int32, "sheet_start": np.int32, "trick_seat": np.int8, "trick_card": np.int8,
-    "reward": np.float32,
+    "reward": np.float32, "race": np.int16, "bankrolls": np.int32, "session_start": np.int32,
     "pending_lives": np.int16,  # written by BatchEnv.queue_deals (Toepen's lives); Fipsen carries none
 }
 PER_CARD = {"order": np.int8, "pending_order": np.int8}
