@@ -50,7 +50,7 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator, noise: np.ndarray) 
 
 
 def batched(num_envs: int, players: int, inside: bool, game: str = "toepen") -> Callable[[float], float]:
-    """A timer of a batched game (Toepen by default): decisions per CPU-second for about ``seconds``."""
+    """A timer of a batched engine (Toepen unless ``game``): decisions per CPU-second for about ``seconds``."""
     env = vector.make(game, num_envs=num_envs, num_players=players)
     _, mask, _ = env.reset(seed=1)
     env.step(env.sample_actions())
@@ -118,6 +118,9 @@ def contenders(sizes: list[int], tables: list[int]) -> dict[str, Callable[[float
         if n != 4:
             for inside in (False, True):
                 out[f"vector toepen {n}p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, n, inside)
+    out["rams_env.make fipsen 4p"] = aec(lambda: rams_env.make("fipsen"))
+    for inside in (False, True):
+        out[f"vector fipsen 4p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, 4, inside, "fipsen")
     return out
 
 

@@ -20,6 +20,7 @@ __all__ = ["GAMES", "BatchEnv", "Episode", "IllegalActionsError", "IllegalMode",
 GAMES: dict[str, str] = {
     "toepen": "rams_env.vector.toepen:ToepenBatch",
     "lupfen": "rams_env.vector.lupfen:LupfenBatch",
+    "fipsen": "rams_env.vector.fipsen:FipsenBatch",
 }
 """Game name -> batched environment class (the other games follow, one line each)."""
 
