@@ -139,3 +139,16 @@ def count_illegal(actions, mask, flags):
 def seed_streams(seed: int | None, num_envs: int) -> np.ndarray:
     """Independent per-deal generator states from one seed (None: fresh entropy)."""
     return np.random.SeedSequence(seed).generate_state(num_envs, np.uint64)
+
+
+def spec_record(values: dict, names: tuple[str, ...]) -> np.ndarray:
+    """A game's rule data as a one-element structured array of the fields ``names`` (in this order).
+
+    numba passes a record by pointer (a tuple would be copied); integers and flags become int64.
+    """
+    arrays = {name: np.asarray(values[name]) for name in names}
+    dtype = np.dtype([(name, np.int64 if a.dtype.kind in "ib" else a.dtype, a.shape) for name, a in arrays.items()])
+    record = np.zeros(1, dtype)
+    for name, a in arrays.items():
+        record[name] = a
+    return record
