@@ -1,0 +1,130 @@
+"""The batched Tippen engine (rams_env.vector) against the reference engine, and its own API.
+
+The cross-check (tests/vector_tippen_reference.py) plays the same deals with the same random
+actions in both engines and compares observations, masks, seats to act, dealers, pots, net
+chips, rewards, episode ends and settlements on every step, for every batched preset at 3, 4
+and its largest table. ``RAMS_VECTOR_DEALS`` deals each (default 300, CI 2000); the slow tier
+runs only when ``RAMS_VECTOR_SLOW_DEALS`` is set:
+``RAMS_VECTOR_SLOW_DEALS=100000 pytest -m slow tests/test_vector_tippen.py``.
+The API shared with Toepen (shapes, dtypes, penalties, policy groups) is tested in
+tests/test_vector_toepen.py; here what Tippen adds.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+import rams_env.vector as vector  # noqa: E402
+from rams_env.games.tippen.rules import TippenRules  # noqa: E402
+from rams_env.rules import RulesError  # noqa: E402
+from rams_env.vector.tippen import supported_presets  # noqa: E402
+from tests.vector_tippen_reference import crosscheck  # noqa: E402
+
+DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "300"))
+SLOW_DEALS = int(os.environ.get("RAMS_VECTOR_SLOW_DEALS", "0"))
+PRESETS = supported_presets()
+CASES = [(p, n) for p in PRESETS for n in sorted({3, 4, TippenRules.build(p).player_range()[1]})]
+
+
+def test_the_common_presets_are_batched():
+    assert {"modern", "modern_grupp", "tipp_zwang", "meyers_1905", "alvensleben_1859",
+            "alvensleben_robbing"} <= set(PRESETS)
+
+
+@pytest.mark.parametrize(("preset", "n"), CASES)
+def test_same_as_reference_deal_by_deal(preset, n):
+    counts = crosscheck(preset, n, DEALS, random_carry=True, seed=n)
+    assert counts["deals"] >= DEALS and counts["episodes"] == counts["deals"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_same_as_reference_in_sessions(preset):
+    counts = crosscheck(preset, 4, DEALS // 2, episode="session", seed=7, num_envs=8, session_deals=3)
+    assert 0 < counts["episodes"] < counts["deals"]  # sessions of several deals were played through
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SLOW_DEALS, reason="set RAMS_VECTOR_SLOW_DEALS (e.g. 100000) for the slow tier")
+@pytest.mark.parametrize(("preset", "n"), CASES)
+def test_same_as_reference_slow_tier(preset, n):
+    counts = crosscheck(preset, n, SLOW_DEALS, random_carry=True, num_envs=256, seed=100 + n)
+    assert counts["deals"] >= SLOW_DEALS
+
+
+# ------------------------------------------------------------ hidden information
+def _cards(mask) -> list[int]:
+    return [i for i in range(64) if int(mask) >> i & 1]
+
+
+def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
+    """Re-deal, in deal ``b``'s record, the cards ``seat`` cannot see: other hands and discards, the talon."""
+    record, n = env.deals[b], env.num_players
+    sets = [(f, s) for f in ("hands", "face_down") for s in range(n) if s != seat]
+    held = [_cards(record[f][s]) for f, s in sets]
+    talon = record["order"][record["talon_at"]:].tolist()
+    pool = rng.permutation([c for group in held for c in group] + talon).tolist()
+    for (f, s), group in zip(sets, held, strict=True):
+        env.deals[f][b, s] = sum(1 << c for c in pool[:len(group)])
+        pool = pool[len(group):]
+    env.deals["order"][b, record["talon_at"]:] = pool
+
+
+@pytest.mark.parametrize("preset", ["modern", "alvensleben_robbing"])
+def test_hidden_cards_never_reach_an_observation(preset):
+    env = vector.make("tippen", num_envs=64, num_players=5, preset=preset, random_carry=True)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    changed_own = 0
+    for step in range(40):
+        for seat in range(env.num_players):
+            before = env.observe(seat)
+            saved = env.deals.copy()
+            for b in range(env.num_envs):
+                _shuffle_unseen(env, b, seat, rng)
+            assert np.array_equal(env.observe(seat), before), f"seat {seat} sees hidden cards (step {step})"
+            env.deals["hands"][:, seat] = saved["hands"][:, (seat + 1) % env.num_players]  # the control
+            changed_own += int((env.observe(seat) != before).any(axis=1).sum())
+            env.deals[:] = saved
+        env.step(env.sample_actions())
+    assert changed_own > 0, "the control (another hand in the seat's place) must change observations"
+
+
+# ------------------------------------------------------------------ bad input
+def test_masked_out_actions_are_refused_per_deal_and_change_nothing():
+    env = vector.make("tippen", num_envs=16)
+    env.reset(seed=2)
+    for _ in range(3):
+        env.step_random()
+    actions = env.sample_actions()
+    illegal = int(np.flatnonzero(env.mask[4] == 0)[0])
+    actions[4], actions[11] = illegal, -1
+    saved, obs = env.deals.copy(), env.obs.copy()
+    with pytest.raises(vector.IllegalActionsError) as err:
+        env.step(actions)
+    text = str(err.value)
+    assert "2 of 16 deals (deals 4, 11)" in text and f"({env.action_label(illegal)}) is not legal now" in text
+    assert np.array_equal(env.deals, saved) and np.array_equal(env.obs, obs)
+
+
+@pytest.mark.parametrize(("preset", "options", "named"), [
+    ("modern_knocking", {}, "dealer_option"), ("modern_shoving", {}, "shoving"),
+    ("drei_karten_1821", {}, "trump_from"), ("alvensleben_max_bete", {}, "max_bete"),
+    ("modern", {"hop_and_jump": True}, "hop_and_jump"),
+])
+def test_rules_not_batched_yet_are_refused_naming_what_is(preset, options, named):
+    with pytest.raises(RulesError, match=f"does not play {named}.*batched presets: modern, modern_grupp"):
+        vector.make("tippen", num_envs=2, preset=preset, **options)
+
+
+def test_queued_pots_are_checked():
+    env = vector.make("tippen", num_envs=2)
+    with pytest.raises(ValueError, match="pots must be whole numbers >= 0"):
+        env.queue_deals([0], np.arange(32), pots=[-3])
+    env.queue_deals([0, 1], np.tile(np.arange(32), (2, 1)), dealers=[2, 2], pots=[9, 0])
+    env.reset(seed=0)
+    assert env.deals["pot"].tolist() == [12, 3] and env.deals["dealer"].tolist() == [2, 2]
