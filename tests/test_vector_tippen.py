@@ -32,14 +32,21 @@ CASES = [(p, n) for p in PRESETS for n in sorted({3, 4, TippenRules.build(p).pla
 
 
 def test_the_common_presets_are_batched():
-    assert {"modern", "modern_grupp", "tipp_zwang", "meyers_1905", "alvensleben_1859",
-            "alvensleben_robbing"} <= set(PRESETS)
+    assert {"modern", "modern_grupp", "tipp_zwang", "meyers_1905", "alvensleben_1859", "drei_karten_1821", "loup",
+            "alvensleben_robbing", "alvensleben_max_bete", "meyers_1905_large"} <= set(PRESETS)
 
 
 @pytest.mark.parametrize(("preset", "n"), CASES)
 def test_same_as_reference_deal_by_deal(preset, n):
     counts = crosscheck(preset, n, DEALS, random_carry=True, seed=n)
     assert counts["deals"] >= DEALS and counts["episodes"] == counts["deals"]
+
+
+@pytest.mark.parametrize(("preset", "max_bete"), [("alvensleben_1859", 6), ("modern", 9)])
+def test_the_maximum_bete_sets_chips_aside_as_the_reference(preset, max_bete):
+    counts = crosscheck(preset, 4, DEALS // 2, episode="session", seed=5, num_envs=8, session_deals=4,
+                        max_bete=max_bete)
+    assert counts["episodes"] > 0
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -74,7 +81,7 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     env.deals["order"][b, record["talon_at"]:] = pool
 
 
-@pytest.mark.parametrize("preset", ["modern", "alvensleben_robbing"])
+@pytest.mark.parametrize("preset", ["modern", "alvensleben_robbing", "loup"])
 def test_hidden_cards_never_reach_an_observation(preset):
     env = vector.make("tippen", num_envs=64, num_players=5, preset=preset, random_carry=True)
     env.reset(seed=3)
@@ -113,7 +120,6 @@ def test_masked_out_actions_are_refused_per_deal_and_change_nothing():
 
 @pytest.mark.parametrize(("preset", "options", "named"), [
     ("modern_knocking", {}, "dealer_option"), ("modern_shoving", {}, "shoving"),
-    ("drei_karten_1821", {}, "trump_from"), ("alvensleben_max_bete", {}, "max_bete"),
     ("modern", {"hop_and_jump": True}, "hop_and_jump"),
 ])
 def test_rules_not_batched_yet_are_refused_naming_what_is(preset, options, named):

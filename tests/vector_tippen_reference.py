@@ -14,12 +14,14 @@ import numpy as np
 
 import rams_env
 import rams_env.vector as vector
+from rams_env.games.tippen.rules import TrumpFrom
 from rams_env.vector.tippen.state import REASONS
 
 
 def deal_order(game, state) -> np.ndarray:
-    """The pack permutation the reference dealt: hands seat by seat, the turned trump card, the talon."""
-    cards = [c for hand in state.hands for c in hand] + [state.trump_card] + list(state.talon)
+    """The pack permutation the reference dealt: hands seat by seat, the turned trump card (if any), the talon."""
+    turned = [state.trump_card] if game.rules.trump_from is TrumpFrom.TURNED else []
+    cards = [c for hand in state.hands for c in hand] + turned + list(state.talon)
     return np.array([game.pack().index[c] for c in cards], np.int64)
 
 
@@ -59,8 +61,8 @@ def crosscheck(preset: str, n: int, deals: int, *, episode: str = "deal", random
 
 def _new_episode(game, env, rng, random_carry, b):
     state = game.new_state(rng, None, random_carry=random_carry)
-    ante = game.rules.stake
-    env.queue_deals([b], deal_order(game, state), [state.dealer], [state.ledger.pot - ante])
+    carried = state.ledger.pot + state.ledger.set_aside - game.rules.stake  # before the ante and the cap
+    env.queue_deals([b], deal_order(game, state), [state.dealer], [carried])
     return state
 
 
@@ -83,7 +85,8 @@ def _compare_settlement(record, breakdown, b, n) -> None:
     if breakdown is None:
         return
     assert REASONS[record["reason"]] == breakdown["reason"], f"deal {b}: reason differs"
-    assert int(record["settled_pot"]) == breakdown["pot"], f"deal {b}: pot after the deal differs"
+    got = int(record["settled_pot"]), int(record["settled_set_aside"])
+    assert got == (breakdown["pot"], breakdown["set_aside"]), f"deal {b}: pot, set aside after the deal {got}"
     if breakdown["reason"] == "played":
         for name, field in (("shares", "share"), ("betes", "bete")):
             got = {s: int(record[field][s]) for s in breakdown[name]}

@@ -1,9 +1,7 @@
 """Tippen for the batched engine: the reference game's rules, compiled (see docs/vector.md).
 
-Batched so far: the rule sets with a turned trump card and no dealer's privilege, shoving, hop
-and jump or maximum bête (``spec.supported_presets()``: modern, modern_grupp, tipp_zwang,
-meyers_1905, alvensleben_1859, alvensleben_robbing, meyers_1905_large); ``vector.make``
-refuses the others naming these.
+Batched so far: every rule set without the dealer's privilege (knock, sniff), shoving or hop
+and jump (``spec.supported_presets()``); ``vector.make`` refuses the others naming these.
 """
 
 from __future__ import annotations

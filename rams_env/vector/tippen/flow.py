@@ -91,7 +91,7 @@ def new_episode(r, k, tables):
         r.pot = k.stake * uniform(r, CARRY_POTS) if k.random_carry else 0
     for s in range(k.n):
         r.net[s] = 0
-    r.deals_played = 0
+    r.deals_played, r.set_aside = 0, 0
     return start_deal(r, k, tables, False)
 
 
@@ -101,6 +101,10 @@ def start_deal(r, k, tables, rewarded):
 
     ``tables``: the trick tables of every trump suit (the deal's trump is known once dealt)."""
     pay_in(r, r.dealer, k.stake, rewarded)
+    if k.max_bete:  # play for at most the maximum; the rest waits for later deals
+        r.pot += r.set_aside
+        r.set_aside = max(r.pot - k.max_bete, 0)
+        r.pot -= r.set_aside
     for s in range(k.n):
         r.bids[s], r.exchanged[s], r.tricks_won[s] = BID_NONE, 0, 0
         r.hands[s], r.face_down[s], r.played[s] = 0, 0, 0
@@ -116,8 +120,10 @@ def start_deal(r, k, tables, rewarded):
         for _ in range(k.hand_size):
             r.hands[s] |= bit(r.order[at])
             at += 1
-    r.trump_card = r.order[at]
-    r.talon_at = at + 1
+    if k.trump_from_dealer:  # the dealer's last card shows trumps and stays in her hand
+        r.trump_card, r.talon_at = r.order[(r.dealer + 1) * k.hand_size - 1], at
+    else:
+        r.trump_card, r.talon_at = r.order[at], at + 1
     r.trump = tables[0].suit[r.trump_card]
     r.forced = k.forced_with_basic_stake and r.pot == k.stake
     return offer_robbing(r, k, tables[r.trump])
@@ -322,7 +328,8 @@ def settle(r, k):
 @njit(cache=True)
 def end_deal(r, k, reason):
     r.dealer = (r.dealer + 1) % k.n
-    r.settled, r.reason, r.settled_pot, r.to_act = True, reason, r.pot, NO_SEAT
+    r.settled, r.reason, r.settled_pot, r.settled_set_aside = True, reason, r.pot, r.set_aside
+    r.to_act = NO_SEAT
     return DEAL_OVER
 
 

@@ -5,8 +5,7 @@ As for Toepen (``rams_env/vector/toepen/spec.py``): one record ``k`` carries the
 play mode), card suits and strengths from its ``TrickOrder``, the action ids from its
 ``ActionLayout`` and every observation offset from its ``ObservationLayout``.
 
-Rule sets not batched yet (the dealer's knock or sniff, shoving, hop and jump, the maximum
-bête, the 1821/Loup trump from the dealer's last card) are refused by :func:`check_supported`
+Rule sets not batched yet (the dealer's knock or sniff, shoving, hop and jump) are refused by :func:`check_supported`
 with the list of presets that are.
 """
 
@@ -36,13 +35,11 @@ PHASE_NAMES = ("rob", "discard", "bid", "exchange", "play")
 EXCHANGE_SCALE = 3
 """observe.py divides cards exchanged (and pending) by 3; the cross-check pins this copy."""
 
-UNSUPPORTED = {
-    "dealer_option": DealerOption.NONE, "shoving": False, "hop_and_jump": False, "max_bete": 0,
-    "trump_from": TrumpFrom.TURNED,
-}
+UNSUPPORTED = {"dealer_option": DealerOption.NONE, "shoving": False, "hop_and_jump": False}
 """Rules the batched engine does not play yet, with the one value it does."""
 
-RULE_FLAGS = ("exchange", "forced_with_basic_stake", "robbing", "first_lead_trump", "ace_to_second_trick",
+RULE_FLAGS = ("exchange", "max_bete", "trump_from_dealer",
+              "forced_with_basic_stake", "robbing", "first_lead_trump", "ace_to_second_trick",
               "bete_pot", "pays_counter", "pays_counter_then_third", "session", "random_carry", "session_deals")
 
 SPEC_FIELDS = (
@@ -92,7 +89,9 @@ def build_spec(game: Tippen, *, session: bool, random_carry: bool) -> tuple[np.n
         "n": game.num_players, "cards": len(pack), "hand_size": rules.hand_size, "stake": rules.stake,
         "num_actions": game.actions.size, "obs_size": layout.size, "pot_scale": POT_SCALE * rules.stake,
         "net_scale": 2 * POT_SCALE * rules.stake, "exchange_scale": EXCHANGE_SCALE,
-        "exchange": rules.exchange, "forced_with_basic_stake": int(rules.forced_with_basic_stake),
+        "exchange": rules.exchange, "max_bete": rules.max_bete,
+        "trump_from_dealer": int(rules.trump_from is TrumpFrom.DEALER_LAST),
+        "forced_with_basic_stake": int(rules.forced_with_basic_stake),
         "robbing": int(rules.robbing), "first_lead_trump": int(rules.first_lead_trump),
         "ace_to_second_trick": int(rules.ace_to_second_trick), "bete_pot": int(rules.bete is Bete.POT),
         "pays_counter": int(rules.trick_pays is TrickPays.COUNTER),
