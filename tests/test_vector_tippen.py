@@ -33,7 +33,8 @@ CASES = [(p, n) for p in PRESETS for n in sorted({3, 4, TippenRules.build(p).pla
 
 def test_the_common_presets_are_batched():
     assert {"modern", "modern_grupp", "tipp_zwang", "meyers_1905", "alvensleben_1859", "drei_karten_1821", "loup",
-            "alvensleben_robbing", "alvensleben_max_bete", "meyers_1905_large"} <= set(PRESETS)
+            "alvensleben_robbing", "alvensleben_max_bete", "meyers_1905_large", "modern_knocking", "modern_sniffing",
+            "alvensleben_sniffing"} <= set(PRESETS)
 
 
 @pytest.mark.parametrize(("preset", "n"), CASES)
@@ -47,6 +48,12 @@ def test_the_maximum_bete_sets_chips_aside_as_the_reference(preset, max_bete):
     counts = crosscheck(preset, 4, DEALS // 2, episode="session", seed=5, num_envs=8, session_deals=4,
                         max_bete=max_bete)
     assert counts["episodes"] > 0
+
+
+@pytest.mark.parametrize("option", ["knock", "sniff_grupp", "sniff_alvensleben"])
+def test_the_dealers_privilege_with_robbing_as_the_reference(option):
+    counts = crosscheck("modern", 4, DEALS, random_carry=True, seed=2, dealer_option=option, robbing=True)
+    assert counts["deals"] >= DEALS
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -81,7 +88,7 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     env.deals["order"][b, record["talon_at"]:] = pool
 
 
-@pytest.mark.parametrize("preset", ["modern", "alvensleben_robbing", "loup"])
+@pytest.mark.parametrize("preset", ["modern", "alvensleben_robbing", "loup", "modern_knocking", "modern_sniffing"])
 def test_hidden_cards_never_reach_an_observation(preset):
     env = vector.make("tippen", num_envs=64, num_players=5, preset=preset, random_carry=True)
     env.reset(seed=3)
@@ -119,7 +126,7 @@ def test_masked_out_actions_are_refused_per_deal_and_change_nothing():
 
 
 @pytest.mark.parametrize(("preset", "options", "named"), [
-    ("modern_knocking", {}, "dealer_option"), ("modern_shoving", {}, "shoving"),
+    ("modern_shoving", {}, "shoving"), ("alvensleben_hop_and_jump", {}, "hop_and_jump"),
     ("modern", {"hop_and_jump": True}, "hop_and_jump"),
 ])
 def test_rules_not_batched_yet_are_refused_naming_what_is(preset, options, named):

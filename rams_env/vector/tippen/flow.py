@@ -18,6 +18,7 @@ from rams_env.vector.tippen.state import (
     BID_NONE,
     BID_PASS,
     BID_PLAY,
+    BID_PRIVILEGED,
     REASON_ALL_PASSED,
     REASON_LONE,
     REASON_PLAYED,
@@ -33,7 +34,7 @@ CARRY_POTS = 8
 # ------------------------------------------------------------------ seats and chips
 @njit(cache=True)
 def active(r, s):
-    return r.bids[s] == BID_PLAY or r.bids[s] == BID_FORCED
+    return r.bids[s] == BID_PLAY or r.bids[s] == BID_FORCED or r.bids[s] == BID_PRIVILEGED
 
 
 @njit(cache=True)
@@ -108,7 +109,7 @@ def start_deal(r, k, tables, rewarded):
     for s in range(k.n):
         r.bids[s], r.exchanged[s], r.tricks_won[s] = BID_NONE, 0, 0
         r.hands[s], r.face_down[s], r.played[s] = 0, 0, 0
-    r.upcard_taken_by, r.first_trick_winner = NO_SEAT, NO_SEAT
+    r.upcard_taken_by, r.first_trick_winner, r.privileged = NO_SEAT, NO_SEAT, NO_SEAT
     r.trick_len, r.tricks_played, r.pending, r.pot_at_play, r.queue_len, r.queue_head = 0, 0, 0, 0, 0, 0
     if r.queued:
         r.order[:] = r.queued_order[:]
@@ -126,7 +127,42 @@ def start_deal(r, k, tables, rewarded):
         r.trump_card, r.talon_at = r.order[at], at + 1
     r.trump = tables[0].suit[r.trump_card]
     r.forced = k.forced_with_basic_stake and r.pot == k.stake
+    if has_privilege(k):
+        r.phase, r.to_act = k.ph_dealer, r.dealer
+        return DECIDE
     return offer_robbing(r, k, tables[r.trump])
+
+
+# ---------------------------------------------------------- the dealer's privilege
+@njit(cache=True)
+def has_privilege(k):
+    return k.knock or k.sniff_grupp or k.sniff_alvensleben
+
+
+@njit(cache=True)
+def dealer_decision(r, k, o, seat, use):
+    """The dealer knocks or sniffs (taking the trump card, to discard one) or declines."""
+    if not use:
+        return offer_robbing(r, k, o)
+    r.privileged, r.bids[seat] = seat, BID_PRIVILEGED
+    r.hands[seat] |= bit(r.trump_card)
+    r.upcard_taken_by = seat
+    r.phase = k.ph_discard
+    return DECIDE
+
+
+@njit(cache=True)
+def taken_unseen(r, k):
+    """A knocking or (Grupp) sniffing dealer took the upcard unseen: it is hers alone to know."""
+    return r.upcard_taken_by != NO_SEAT and r.upcard_taken_by == r.privileged and (k.knock or k.sniff_grupp)
+
+
+@njit(cache=True)
+def drop_decision(r, k, o, seat, drop):
+    if drop:  # "drop out and pay a simple bête i.e. a single stake"
+        pay_in(r, seat, k.stake, True)
+        r.bids[seat], r.privileged = BID_PASS, NO_SEAT
+    return offer_robbing(r, k, o)
 
 
 # ---------------------------------------------------------------- robbing
@@ -163,9 +199,14 @@ def rob_decision(r, k, o, seat, rob):
 
 @njit(cache=True)
 def discard(r, k, o, seat, card):
-    """The robber lays one card face down for the upcard taken; the bidding follows."""
+    """The knocker, sniffer or robber lays one card face down for the upcard taken."""
     r.hands[seat] &= ~bit(card)
     r.face_down[seat] |= bit(card)
+    if seat == r.privileged and k.sniff_alvensleben:
+        r.phase = k.ph_drop  # play, or drop out paying a simple bête
+        return DECIDE
+    if seat == r.privileged:
+        return offer_robbing(r, k, o)
     return begin_bidding(r, k, o)
 
 
@@ -309,6 +350,19 @@ def per_trick(k, pot):
 
 
 @njit(cache=True)
+def penalty(r, k, s, bete):
+    """What a player pays after play: the bête, or the privileged dealer's own scale."""
+    tricks = r.tricks_won[s]
+    if s != r.privileged:
+        return bete if tricks == 0 else 0
+    if k.knock:  # "double stake" with no trick, "single stake" with one
+        return k.stake * max(0, 2 - tricks)
+    if k.sniff_grupp:  # must take two tricks: single bête for one, double for none
+        return bete * max(0, 2 - tricks)
+    return 2 * bete if tricks == 0 else 0  # Alvensleben: a sniffer without a trick pays a double bête
+
+
+@njit(cache=True)
 def settle(r, k):
     """Every share is taken out of the pot first, then every bête paid in (the reference's ``settle_tricks``)."""
     pot = r.pot_at_play
@@ -317,7 +371,7 @@ def settle(r, k):
         r.share[s], r.bete[s] = 0, 0
         if active(r, s):
             r.share[s] = per_trick(k, pot) * r.tricks_won[s]
-            r.bete[s] = bete if r.tricks_won[s] == 0 else 0
+            r.bete[s] = penalty(r, k, s, bete)
             take_out(r, s, r.share[s])
     for s in range(k.n):
         if active(r, s):

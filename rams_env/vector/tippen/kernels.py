@@ -29,6 +29,10 @@ def apply_action(r, k, o, action):
         return flow.discard(r, k, trump, seat, action - k.a_discard)
     if action == k.a_done:
         return flow.finish_exchange(r, k, trump, seat)
+    if r.phase == k.ph_dealer:
+        return flow.dealer_decision(r, k, trump, seat, action != k.a_decline)
+    if r.phase == k.ph_drop:
+        return flow.drop_decision(r, k, trump, seat, action == k.a_drop)
     if action == k.a_tap or action == k.a_pass:
         return flow.bid(r, k, trump, seat, action == k.a_tap)
     return flow.rob_decision(r, k, trump, seat, action == k.a_rob)

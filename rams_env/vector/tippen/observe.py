@@ -4,7 +4,7 @@ Mirrors ``rams_env/games/tippen/observe.py`` field by field (offsets from the re
 carried in the rule data record ``k``) so the vectors are bit-identical; values are computed in
 float64 and rounded to float32 once, as numpy does when the reference fills its array. Nothing
 hidden is read: other hands and discards and the talon never reach a row; the turned trump card
-is public (the rules batched so far never take it unseen).
+is public unless a knocking or (Grupp) sniffing dealer took it unseen.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from numba import njit
 
 from rams_env.vector.bits import put_cards
-from rams_env.vector.tippen.flow import active, active_players, exchange_limit, holds_trump_seven
+from rams_env.vector.tippen.flow import active, active_players, exchange_limit, holds_trump_seven, taken_unseen
 from rams_env.vector.tippen.state import BID_PASS
 from rams_env.vector.tricks import LEAD_TRUMP, legal_plays
 
@@ -22,9 +22,13 @@ def encode(r, k, seat, row):
     """Zero ``row`` and write ``seat``'s observation of the deal ``r``."""
     row[:] = 0.0
     n, cards = k.n, k.cards
-    put_cards(row, k.o_hand, r.hands[seat])
-    row[k.o_trump_card + r.trump_card] = 1.0
-    row[k.o_trump + r.trump] = 1.0
+    deciding = r.phase == k.ph_dealer  # the trump is "unfaced" until the dealer's privilege is settled
+    if not (deciding and seat == r.dealer and k.knock):  # a knocking dealer decides before looking at the hand
+        put_cards(row, k.o_hand, r.hands[seat])
+    if not deciding:
+        if k.trump_from_dealer or not taken_unseen(r, k):
+            row[k.o_trump_card + r.trump_card] = 1.0
+        row[k.o_trump + r.trump] = 1.0
     put_cards(row, k.o_own_discards, r.face_down[seat])
     for i in range(r.trick_len):
         rel = (r.trick_seat[i] - seat + n) % n
@@ -39,6 +43,7 @@ def encode(r, k, seat, row):
         row[k.o_dealer + rel] = s == r.dealer
         row[k.o_playing + rel] = active(r, s)
         row[k.o_passed + rel] = r.bids[s] == BID_PASS
+        row[k.o_privileged + rel] = s == r.privileged
         row[k.o_upcard_holder + rel] = s == r.upcard_taken_by
         row[k.o_tricks_won + rel] = r.tricks_won[s] / k.hand_size
         row[k.o_exchanged + rel] = r.exchanged[s] / k.exchange_scale
@@ -69,6 +74,10 @@ def legal_mask(r, k, o, row):
         row[k.a_done] = 1
     elif phase == k.ph_discard:
         put_cards(row, k.a_discard, r.hands[seat])
+    elif phase == k.ph_dealer:
+        row[k.a_knock if k.knock else k.a_sniff] = row[k.a_decline] = 1
+    elif phase == k.ph_drop:
+        row[k.a_tap] = row[k.a_drop] = 1
     else:
         row[k.a_decline] = 1
         if holds_trump_seven(r, k, o, seat):

@@ -5,7 +5,7 @@ As for Toepen (``rams_env/vector/toepen/spec.py``): one record ``k`` carries the
 play mode), card suits and strengths from its ``TrickOrder``, the action ids from its
 ``ActionLayout`` and every observation offset from its ``ObservationLayout``.
 
-Rule sets not batched yet (the dealer's knock or sniff, shoving, hop and jump) are refused by :func:`check_supported`
+Rule sets not batched yet (shoving, hop and jump) are refused by :func:`check_supported`
 with the list of presets that are.
 """
 
@@ -20,8 +20,11 @@ from rams_env.games.tippen.rules import Bete, DealerOption, TippenRules, TrickPa
 from rams_env.games.tippen.state import Bid, Phase
 from rams_env.rules import RulesError
 from rams_env.vector.bits import spec_record
-from rams_env.vector.tippen.state import BID_FORCED, BID_NONE, BID_PASS, BID_PLAY
+from rams_env.vector.tippen.state import BID_FORCED, BID_NONE, BID_PASS, BID_PLAY, BID_PRIVILEGED
 from rams_env.vector.tricks import order_tables, rule_flags
+
+DEALER_OPTIONS = (DealerOption.KNOCK, DealerOption.SNIFF_GRUPP, DealerOption.SNIFF_ALVENSLEBEN)
+"""The dealer's privileges, one rule flag each (named by the option's value)."""
 
 OBS_FIELDS = (
     "hand", "trump_card", "trump", "own_discards", "trick", "played", "leader", "to_act", "dealer", "playing",
@@ -30,15 +33,15 @@ OBS_FIELDS = (
 )
 """Every observation field the encoder writes; the reference layout must hold exactly these."""
 
-ACTIONS = ("done", "tap", "pass", "decline", "rob")
-PHASE_NAMES = ("rob", "discard", "bid", "exchange", "play")
+ACTIONS = ("done", "tap", "pass", "decline", "rob", "knock", "sniff", "drop")
+PHASE_NAMES = ("dealer", "drop", "rob", "discard", "bid", "exchange", "play")
 EXCHANGE_SCALE = 3
 """observe.py divides cards exchanged (and pending) by 3; the cross-check pins this copy."""
 
-UNSUPPORTED = {"dealer_option": DealerOption.NONE, "shoving": False, "hop_and_jump": False}
+UNSUPPORTED = {"shoving": False, "hop_and_jump": False}
 """Rules the batched engine does not play yet, with the one value it does."""
 
-RULE_FLAGS = ("exchange", "max_bete", "trump_from_dealer",
+RULE_FLAGS = ("exchange", "max_bete", "trump_from_dealer", "knock", "sniff_grupp", "sniff_alvensleben",
               "forced_with_basic_stake", "robbing", "first_lead_trump", "ace_to_second_trick",
               "bete_pot", "pays_counter", "pays_counter_then_third", "session", "random_carry", "session_deals")
 
@@ -80,7 +83,7 @@ def build_spec(game: Tippen, *, session: bool, random_carry: bool) -> tuple[np.n
     if set(layout.slices) != set(OBS_FIELDS):
         raise NotImplementedError(f"the batched Tippen encoder writes {sorted(OBS_FIELDS)}; the reference layout "
                                   f"now has {sorted(layout.slices)}: teach rams_env/vector/tippen/observe.py")
-    if (Bid.NONE.value, Bid.PASS.value, Bid.PLAY.value, Bid.FORCED.value) != (BID_NONE, BID_PASS, BID_PLAY, BID_FORCED):
+    if [b.value for b in Bid] != [BID_NONE, BID_PASS, BID_PLAY, BID_FORCED, BID_PRIVILEGED]:
         raise NotImplementedError("rams_env.games.tippen.state.Bid changed: update rams_env/vector/tippen/state.py")
     def cards_where(keep) -> np.uint64:
         return np.uint64(sum(1 << i for i, c in enumerate(pack.cards) if keep(c)))
@@ -91,6 +94,7 @@ def build_spec(game: Tippen, *, session: bool, random_carry: bool) -> tuple[np.n
         "net_scale": 2 * POT_SCALE * rules.stake, "exchange_scale": EXCHANGE_SCALE,
         "exchange": rules.exchange, "max_bete": rules.max_bete,
         "trump_from_dealer": int(rules.trump_from is TrumpFrom.DEALER_LAST),
+        **{option.value: int(rules.dealer_option is option) for option in DEALER_OPTIONS},
         "forced_with_basic_stake": int(rules.forced_with_basic_stake),
         "robbing": int(rules.robbing), "first_lead_trump": int(rules.first_lead_trump),
         "ace_to_second_trick": int(rules.ace_to_second_trick), "bete_pot": int(rules.bete is Bete.POT),

@@ -15,7 +15,8 @@ import numpy as np
 
 PER_DEAL = {
     "rng": np.uint64, "phase": np.int8, "to_act": np.int8, "dealer": np.int8, "leader": np.int8,
-    "trump": np.int8, "trump_card": np.int8, "upcard_taken_by": np.int8, "first_trick_winner": np.int8,
+    "trump": np.int8, "trump_card": np.int8, "upcard_taken_by": np.int8, "privileged": np.int8,
+    "first_trick_winner": np.int8,
     "talon_at": np.int8, "pending": np.int8, "forced": np.bool_, "tricks_played": np.int8, "trick_len": np.int8,
     "pot": np.int32, "pot_at_play": np.int32, "set_aside": np.int32, "deals_played": np.int32,
     # what the last step did: a deal was settled (the reference's breakdown reason; shares and
@@ -32,9 +33,8 @@ PER_SEAT = {
 PER_CARD = {"order": np.int8, "queued_order": np.int8}
 PER_DEAL.update({"queue_head": np.int8, "queue_len": np.int8})
 
-BID_NONE, BID_PASS, BID_PLAY, BID_FORCED = 0, 1, 2, 3
-"""The reference's ``Bid`` values used here (the privileged dealer's bid belongs to presets not batched yet);
-spec.py checks them against ``rams_env.games.tippen.state.Bid``."""
+BID_NONE, BID_PASS, BID_PLAY, BID_FORCED, BID_PRIVILEGED = 0, 1, 2, 3, 4
+"""The reference's ``Bid`` values; spec.py checks them against ``rams_env.games.tippen.state.Bid``."""
 
 REASONS = ("played", "lone_player", "all_passed")
 """``deals["reason"]`` of a settled deal indexes this (the reference's breakdown ``reason``)."""
