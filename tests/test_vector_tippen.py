@@ -34,7 +34,7 @@ CASES = [(p, n) for p in PRESETS for n in sorted({3, 4, TippenRules.build(p).pla
 def test_the_common_presets_are_batched():
     assert {"modern", "modern_grupp", "tipp_zwang", "meyers_1905", "alvensleben_1859", "drei_karten_1821", "loup",
             "alvensleben_robbing", "alvensleben_max_bete", "meyers_1905_large", "modern_knocking", "modern_sniffing",
-            "alvensleben_sniffing"} <= set(PRESETS)
+            "alvensleben_sniffing", "modern_shoving"} <= set(PRESETS)
 
 
 @pytest.mark.parametrize(("preset", "n"), CASES)
@@ -51,8 +51,9 @@ def test_the_maximum_bete_sets_chips_aside_as_the_reference(preset, max_bete):
 
 
 @pytest.mark.parametrize("option", ["knock", "sniff_grupp", "sniff_alvensleben"])
-def test_the_dealers_privilege_with_robbing_as_the_reference(option):
-    counts = crosscheck("modern", 4, DEALS, random_carry=True, seed=2, dealer_option=option, robbing=True)
+def test_the_dealers_privilege_with_robbing_and_shoving_as_the_reference(option):
+    counts = crosscheck("modern", 4, DEALS, random_carry=True, seed=2, dealer_option=option, robbing=True,
+                        shoving=True)
     assert counts["deals"] >= DEALS
 
 
@@ -126,7 +127,7 @@ def test_masked_out_actions_are_refused_per_deal_and_change_nothing():
 
 
 @pytest.mark.parametrize(("preset", "options", "named"), [
-    ("modern_shoving", {}, "shoving"), ("alvensleben_hop_and_jump", {}, "hop_and_jump"),
+    ("alvensleben_hop_and_jump", {}, "hop_and_jump"),
     ("modern", {"hop_and_jump": True}, "hop_and_jump"),
 ])
 def test_rules_not_batched_yet_are_refused_naming_what_is(preset, options, named):

@@ -15,6 +15,7 @@ import numpy as np
 import rams_env
 import rams_env.vector as vector
 from rams_env.games.tippen.rules import TrumpFrom
+from rams_env.games.tippen.state import Phase
 from rams_env.vector.tippen.state import REASONS
 
 
@@ -62,20 +63,27 @@ def crosscheck(preset: str, n: int, deals: int, *, episode: str = "deal", random
 def _new_episode(game, env, rng, random_carry, b):
     state = game.new_state(rng, None, random_carry=random_carry)
     carried = state.ledger.pot + state.ledger.set_aside - game.rules.stake  # before the ante and the cap
-    env.queue_deals([b], deal_order(game, state), [state.dealer], [carried])
+    env.queue_deals([b], _dealt(game, state), [state.dealer], [carried])
     return state
+
+
+def _dealt(game, state) -> np.ndarray:
+    """The cards of the deal, or (shoving: not dealt yet) any order, replaced once the reference deals."""
+    return np.arange(len(game.pack())) if state.phase is Phase.SHOVE else deal_order(game, state)
 
 
 def _reference_step(game, state, action, rng, random_carry, env, b):
     """One reference move; a new deal or episode it starts is queued into the batched slot ``b``."""
-    before, played = list(state.scores), state.deals_played
+    before, played, shoving = list(state.scores), state.deals_played, state.phase is Phase.SHOVE
     game.apply(state, action)
+    if shoving and state.phase is not Phase.SHOVE and state.deals_played == played:  # dealt at last
+        env.queue_deals([b], deal_order(game, state))
     reward = np.array(state.scores, np.float32) - np.array(before, np.float32)
     breakdown = state.deal_breakdowns[-1] if state.deals_played > played else None
     if state.terminal:
         return _new_episode(game, env, rng, random_carry, b), reward, True, breakdown
     if breakdown is not None:
-        env.queue_deals([b], deal_order(game, state))
+        env.queue_deals([b], _dealt(game, state))
     return state, reward, False, breakdown
 
 

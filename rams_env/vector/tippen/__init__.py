@@ -1,6 +1,7 @@
 """Tippen for the batched engine: the reference game's rules, compiled (see docs/vector.md).
 
-Batched so far: every rule set without shoving or hop and jump (``spec.supported_presets()``); ``vector.make`` refuses the others naming these.
+Batched so far: every rule set without hop and jump (``spec.supported_presets()``);
+``vector.make`` refuses the others naming these.
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def new_episode(r, k, tables):
 
 @njit(cache=True)
 def start_deal(r, k, tables, rewarded):
-    """The dealer antes and deals: hands seat by seat, the turned trump card, the talon.
+    """The dealer antes and deals (or, with shoving, decides first whether to deal).
 
     ``tables``: the trick tables of every trump suit (the deal's trump is known once dealt)."""
     pay_in(r, r.dealer, k.stake, rewarded)
@@ -111,6 +111,28 @@ def start_deal(r, k, tables, rewarded):
         r.hands[s], r.face_down[s], r.played[s] = 0, 0, 0
     r.upcard_taken_by, r.first_trick_winner, r.privileged = NO_SEAT, NO_SEAT, NO_SEAT
     r.trick_len, r.tricks_played, r.pending, r.pot_at_play, r.queue_len, r.queue_head = 0, 0, 0, 0, 0, 0
+    r.shoves = 0
+    if k.shoving:  # the dealer deals, or shoves the deal on, before any card is dealt
+        r.phase, r.to_act = k.ph_shove, r.dealer
+        return DECIDE
+    return deal(r, k, tables)
+
+
+@njit(cache=True)
+def shove_decision(r, k, tables, seat, shove):
+    """Shoving: the next player antes too and deals; each may shove once, so a deal happens."""
+    if not shove:
+        return deal(r, k, tables)
+    r.shoves += 1
+    r.dealer = (seat + 1) % k.n
+    pay_in(r, r.dealer, k.stake, True)
+    r.to_act = r.dealer
+    return DECIDE
+
+
+@njit(cache=True)
+def deal(r, k, tables):
+    """Hands seat by seat, the trump card, the talon (queued cards, or shuffled)."""
     if r.queued:
         r.order[:] = r.queued_order[:]
         r.queued = False

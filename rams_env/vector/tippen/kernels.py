@@ -18,7 +18,7 @@ from rams_env.vector.tippen.observe import encode, legal_mask
 
 @njit(cache=True)
 def apply_action(r, k, o, action):
-    """The move of a legal ``action`` by the seat to act; returns DECIDE or DEAL_OVER."""
+    """The move of a legal ``action`` by the seat to act; returns DECIDE or DEAL_OVER (``o``: every trump's tables)."""
     seat = r.to_act
     trump = o[r.trump]
     if action < k.a_play + k.cards:
@@ -29,6 +29,8 @@ def apply_action(r, k, o, action):
         return flow.discard(r, k, trump, seat, action - k.a_discard)
     if action == k.a_done:
         return flow.finish_exchange(r, k, trump, seat)
+    if r.phase == k.ph_shove:
+        return flow.shove_decision(r, k, o, seat, action == k.a_shove)
     if r.phase == k.ph_dealer:
         return flow.dealer_decision(r, k, trump, seat, action != k.a_decline)
     if r.phase == k.ph_drop:

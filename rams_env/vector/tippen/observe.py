@@ -22,10 +22,11 @@ def encode(r, k, seat, row):
     """Zero ``row`` and write ``seat``'s observation of the deal ``r``."""
     row[:] = 0.0
     n, cards = k.n, k.cards
-    deciding = r.phase == k.ph_dealer  # the trump is "unfaced" until the dealer's privilege is settled
+    deciding = r.phase == k.ph_dealer
+    unfaced = deciding or r.phase == k.ph_shove  # no trump until dealt and the dealer's privilege is settled
     if not (deciding and seat == r.dealer and k.knock):  # a knocking dealer decides before looking at the hand
         put_cards(row, k.o_hand, r.hands[seat])
-    if not deciding:
+    if not unfaced:
         if k.trump_from_dealer or not taken_unseen(r, k):
             row[k.o_trump_card + r.trump_card] = 1.0
         row[k.o_trump + r.trump] = 1.0
@@ -53,7 +54,8 @@ def encode(r, k, seat, row):
     row[k.o_forced] = r.forced
     row[k.o_pot] = min(r.pot / k.pot_scale, 1.0)
     row[k.o_pot_at_play] = min(r.pot_at_play / k.pot_scale, 1.0)
-    row[k.o_talon] = (k.cards - r.talon_at) / k.cards
+    if r.phase != k.ph_shove:
+        row[k.o_talon] = (k.cards - r.talon_at) / k.cards
     if r.phase == k.ph_exchange:
         row[k.o_pending] = r.pending / k.exchange_scale
     row[k.o_trick_number + min(r.tricks_played, k.hand_size - 1)] = 1.0
@@ -76,6 +78,10 @@ def legal_mask(r, k, o, row):
         put_cards(row, k.a_discard, r.hands[seat])
     elif phase == k.ph_dealer:
         row[k.a_knock if k.knock else k.a_sniff] = row[k.a_decline] = 1
+    elif phase == k.ph_shove:
+        row[k.a_deal] = 1
+        if r.shoves < k.n - 1:
+            row[k.a_shove] = 1
     elif phase == k.ph_drop:
         row[k.a_tap] = row[k.a_drop] = 1
     else:

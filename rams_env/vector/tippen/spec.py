@@ -5,7 +5,7 @@ As for Toepen (``rams_env/vector/toepen/spec.py``): one record ``k`` carries the
 play mode), card suits and strengths from its ``TrickOrder``, the action ids from its
 ``ActionLayout`` and every observation offset from its ``ObservationLayout``.
 
-Rule sets not batched yet (shoving, hop and jump) are refused by :func:`check_supported`
+Rule sets not batched yet (hop and jump) are refused by :func:`check_supported`
 with the list of presets that are.
 """
 
@@ -33,15 +33,16 @@ OBS_FIELDS = (
 )
 """Every observation field the encoder writes; the reference layout must hold exactly these."""
 
-ACTIONS = ("done", "tap", "pass", "decline", "rob", "knock", "sniff", "drop")
-PHASE_NAMES = ("dealer", "drop", "rob", "discard", "bid", "exchange", "play")
+ACTIONS = ("done", "tap", "pass", "decline", "rob", "knock", "sniff", "drop", "deal", "shove")
+PHASE_NAMES = ("shove", "dealer", "drop", "rob", "discard", "bid", "exchange", "play")
 EXCHANGE_SCALE = 3
 """observe.py divides cards exchanged (and pending) by 3; the cross-check pins this copy."""
 
-UNSUPPORTED = {"shoving": False, "hop_and_jump": False}
+UNSUPPORTED = {"hop_and_jump": False}
 """Rules the batched engine does not play yet, with the one value it does."""
 
 RULE_FLAGS = ("exchange", "max_bete", "trump_from_dealer", "knock", "sniff_grupp", "sniff_alvensleben",
+              "shoving",
               "forced_with_basic_stake", "robbing", "first_lead_trump", "ace_to_second_trick",
               "bete_pot", "pays_counter", "pays_counter_then_third", "session", "random_carry", "session_deals")
 
@@ -92,7 +93,7 @@ def build_spec(game: Tippen, *, session: bool, random_carry: bool) -> tuple[np.n
         "n": game.num_players, "cards": len(pack), "hand_size": rules.hand_size, "stake": rules.stake,
         "num_actions": game.actions.size, "obs_size": layout.size, "pot_scale": POT_SCALE * rules.stake,
         "net_scale": 2 * POT_SCALE * rules.stake, "exchange_scale": EXCHANGE_SCALE,
-        "exchange": rules.exchange, "max_bete": rules.max_bete,
+        "exchange": rules.exchange, "max_bete": rules.max_bete, "shoving": int(rules.shoving),
         "trump_from_dealer": int(rules.trump_from is TrumpFrom.DEALER_LAST),
         **{option.value: int(rules.dealer_option is option) for option in DEALER_OPTIONS},
         "forced_with_basic_stake": int(rules.forced_with_basic_stake),

@@ -16,7 +16,7 @@ import numpy as np
 PER_DEAL = {
     "rng": np.uint64, "phase": np.int8, "to_act": np.int8, "dealer": np.int8, "leader": np.int8,
     "trump": np.int8, "trump_card": np.int8, "upcard_taken_by": np.int8, "privileged": np.int8,
-    "first_trick_winner": np.int8,
+    "first_trick_winner": np.int8, "shoves": np.int8,
     "talon_at": np.int8, "pending": np.int8, "forced": np.bool_, "tricks_played": np.int8, "trick_len": np.int8,
     "pot": np.int32, "pot_at_play": np.int32, "set_aside": np.int32, "deals_played": np.int32,
     # what the last step did: a deal was settled (the reference's breakdown reason; shares and
