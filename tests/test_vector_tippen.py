@@ -22,6 +22,7 @@ pytest.importorskip("numba")
 import rams_env.vector as vector  # noqa: E402
 from rams_env.games.tippen.rules import TippenRules  # noqa: E402
 from rams_env.rules import RulesError  # noqa: E402
+from rams_env.vector.tippen import spec as tippen_spec  # noqa: E402
 from rams_env.vector.tippen import supported_presets  # noqa: E402
 from tests.vector_tippen_reference import crosscheck  # noqa: E402
 
@@ -29,12 +30,6 @@ DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "300"))
 SLOW_DEALS = int(os.environ.get("RAMS_VECTOR_SLOW_DEALS", "0"))
 PRESETS = supported_presets()
 CASES = [(p, n) for p in PRESETS for n in sorted({3, 4, TippenRules.build(p).player_range()[1]})]
-
-
-def test_the_common_presets_are_batched():
-    assert {"modern", "modern_grupp", "tipp_zwang", "meyers_1905", "alvensleben_1859", "drei_karten_1821", "loup",
-            "alvensleben_robbing", "alvensleben_max_bete", "meyers_1905_large", "modern_knocking", "modern_sniffing",
-            "alvensleben_sniffing", "modern_shoving"} <= set(PRESETS)
 
 
 @pytest.mark.parametrize(("preset", "n"), CASES)
@@ -51,9 +46,9 @@ def test_the_maximum_bete_sets_chips_aside_as_the_reference(preset, max_bete):
 
 
 @pytest.mark.parametrize("option", ["knock", "sniff_grupp", "sniff_alvensleben"])
-def test_the_dealers_privilege_with_robbing_and_shoving_as_the_reference(option):
+def test_the_dealers_privilege_with_robbing_shoving_and_hops_as_the_reference(option):
     counts = crosscheck("modern", 4, DEALS, random_carry=True, seed=2, dealer_option=option, robbing=True,
-                        shoving=True)
+                        shoving=True, hop_and_jump=True)
     assert counts["deals"] >= DEALS
 
 
@@ -126,19 +121,19 @@ def test_masked_out_actions_are_refused_per_deal_and_change_nothing():
     assert np.array_equal(env.deals, saved) and np.array_equal(env.obs, obs)
 
 
-@pytest.mark.parametrize(("preset", "options", "named"), [
-    ("alvensleben_hop_and_jump", {}, "hop_and_jump"),
-    ("modern", {"hop_and_jump": True}, "hop_and_jump"),
-])
-def test_rules_not_batched_yet_are_refused_naming_what_is(preset, options, named):
-    with pytest.raises(RulesError, match=f"does not play {named}.*batched presets: modern, modern_grupp"):
-        vector.make("tippen", num_envs=2, preset=preset, **options)
+def test_every_preset_is_batched_and_rules_not_batched_would_be_refused_naming_what_is(monkeypatch):
+    assert list(TippenRules.preset_names()) == PRESETS
+    monkeypatch.setattr(tippen_spec, "UNSUPPORTED", {"shoving": False})  # as before shoving was batched
+    with pytest.raises(RulesError, match="does not play shoving=True yet; batched presets: modern, modern_grupp"):
+        vector.make("tippen", num_envs=2, preset="modern_shoving")
 
 
 def test_queued_pots_are_checked():
     env = vector.make("tippen", num_envs=2)
     with pytest.raises(ValueError, match="pots must be whole numbers >= 0"):
         env.queue_deals([0], np.arange(32), pots=[-3])
+    with pytest.raises(ValueError, match="hops must be 0..3"):
+        env.queue_deals([0], np.arange(32), hops=[4])
     env.queue_deals([0, 1], np.tile(np.arange(32), (2, 1)), dealers=[2, 2], pots=[9, 0])
     env.reset(seed=0)
     assert env.deals["pot"].tolist() == [12, 3] and env.deals["dealer"].tolist() == [2, 2]

@@ -62,8 +62,10 @@ def crosscheck(preset: str, n: int, deals: int, *, episode: str = "deal", random
 
 def _new_episode(game, env, rng, random_carry, b):
     state = game.new_state(rng, None, random_carry=random_carry)
-    carried = state.ledger.pot + state.ledger.set_aside - game.rules.stake  # before the ante and the cap
-    env.queue_deals([b], _dealt(game, state), [state.dealer], [carried])
+    antes = game.rules.stake * (1 + state.hops)
+    carried = state.ledger.pot + state.ledger.set_aside - antes  # before the antes and the cap
+    first_dealer = (state.dealer - state.hops) % game.num_players
+    env.queue_deals([b], _dealt(game, state), [first_dealer], [carried], [state.hops])
     return state
 
 
@@ -83,7 +85,7 @@ def _reference_step(game, state, action, rng, random_carry, env, b):
     if state.terminal:
         return _new_episode(game, env, rng, random_carry, b), reward, True, breakdown
     if breakdown is not None:
-        env.queue_deals([b], _dealt(game, state))
+        env.queue_deals([b], _dealt(game, state), hops=[state.hops])
     return state, reward, False, breakdown
 
 

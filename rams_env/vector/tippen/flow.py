@@ -106,6 +106,8 @@ def start_deal(r, k, tables, rewarded):
         r.pot += r.set_aside
         r.set_aside = max(r.pot - k.max_bete, 0)
         r.pot -= r.set_aside
+    if k.hop_and_jump:
+        hop_and_jump(r, k, rewarded)
     for s in range(k.n):
         r.bids[s], r.exchanged[s], r.tricks_won[s] = BID_NONE, 0, 0
         r.hands[s], r.face_down[s], r.played[s] = 0, 0, 0
@@ -116,6 +118,22 @@ def start_deal(r, k, tables, rewarded):
         r.phase, r.to_act = k.ph_shove, r.dealer
         return DECIDE
     return deal(r, k, tables)
+
+
+@njit(cache=True)
+def hop_and_jump(r, k, rewarded):
+    """While the cut shows an ace or a seven (at most once around) the deal passes on and the new dealer antes.
+
+    A queued deal replays its queued number of hops instead of cutting."""
+    hops = 0
+    if r.queued and r.queued_hops >= 0:
+        hops, r.queued_hops = r.queued_hops, NO_SEAT
+    else:
+        while hops < k.n - 1 and bit(uniform(r, k.cards)) & (k.ace_mask | k.seven_mask):
+            hops += 1
+    for _ in range(hops):
+        r.dealer = (r.dealer + 1) % k.n
+        pay_in(r, r.dealer, k.stake, rewarded)
 
 
 @njit(cache=True)
@@ -148,7 +166,7 @@ def deal(r, k, tables):
     else:
         r.trump_card, r.talon_at = r.order[at], at + 1
     r.trump = tables[0].suit[r.trump_card]
-    r.forced = k.forced_with_basic_stake and r.pot == k.stake
+    r.forced = k.forced_with_basic_stake and not k.hop_and_jump and r.pot == k.stake
     if has_privilege(k):
         r.phase, r.to_act = k.ph_dealer, r.dealer
         return DECIDE

@@ -5,8 +5,8 @@ As for Toepen (``rams_env/vector/toepen/spec.py``): one record ``k`` carries the
 play mode), card suits and strengths from its ``TrickOrder``, the action ids from its
 ``ActionLayout`` and every observation offset from its ``ObservationLayout``.
 
-Rule sets not batched yet (hop and jump) are refused by :func:`check_supported`
-with the list of presets that are.
+Every rule set is batched; :func:`check_supported` stays the one place that would refuse a
+rule the kernels do not play (a new option of the reference), naming the presets that are.
 """
 
 from __future__ import annotations
@@ -38,11 +38,11 @@ PHASE_NAMES = ("shove", "dealer", "drop", "rob", "discard", "bid", "exchange", "
 EXCHANGE_SCALE = 3
 """observe.py divides cards exchanged (and pending) by 3; the cross-check pins this copy."""
 
-UNSUPPORTED = {"hop_and_jump": False}
-"""Rules the batched engine does not play yet, with the one value it does."""
+UNSUPPORTED: dict[str, object] = {}
+"""Rules the batched engine does not play yet, with the one value it does (none left)."""
 
 RULE_FLAGS = ("exchange", "max_bete", "trump_from_dealer", "knock", "sniff_grupp", "sniff_alvensleben",
-              "shoving",
+              "shoving", "hop_and_jump",
               "forced_with_basic_stake", "robbing", "first_lead_trump", "ace_to_second_trick",
               "bete_pot", "pays_counter", "pays_counter_then_third", "session", "random_carry", "session_deals")
 
@@ -94,6 +94,7 @@ def build_spec(game: Tippen, *, session: bool, random_carry: bool) -> tuple[np.n
         "num_actions": game.actions.size, "obs_size": layout.size, "pot_scale": POT_SCALE * rules.stake,
         "net_scale": 2 * POT_SCALE * rules.stake, "exchange_scale": EXCHANGE_SCALE,
         "exchange": rules.exchange, "max_bete": rules.max_bete, "shoving": int(rules.shoving),
+        "hop_and_jump": int(rules.hop_and_jump),
         "trump_from_dealer": int(rules.trump_from is TrumpFrom.DEALER_LAST),
         **{option.value: int(rules.dealer_option is option) for option in DEALER_OPTIONS},
         "forced_with_basic_stake": int(rules.forced_with_basic_stake),

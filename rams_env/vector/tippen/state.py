@@ -22,8 +22,8 @@ PER_DEAL = {
     # what the last step did: a deal was settled (the reference's breakdown reason; shares and
     # bêtes per seat below)
     "settled": np.bool_, "reason": np.int8, "settled_pot": np.int32, "settled_set_aside": np.int32,
-    # a deal queued by the user for the slot's next start (dealer -1: drawn; pot -1: not given)
-    "queued": np.bool_, "queued_dealer": np.int8, "queued_pot": np.int32,
+    # a deal queued by the user for the slot's next start (dealer -1: drawn; pot -1: not given; hops -1: cut)
+    "queued": np.bool_, "queued_dealer": np.int8, "queued_pot": np.int32, "queued_hops": np.int8,
 }
 PER_SEAT = {
     "hands": np.uint64, "face_down": np.uint64, "played": np.uint64, "bids": np.int8, "exchanged": np.int8,
