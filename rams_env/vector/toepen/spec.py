@@ -17,6 +17,7 @@ from rams_env.games.toepen.game import DIRTY_RANKS, HAND_SIZE, TRICKS, Toepen
 from rams_env.games.toepen.observe import MAX_REDRAWS, PHASES
 from rams_env.games.toepen.rules import FoldedWinner, KnockTiming
 from rams_env.games.toepen.state import Phase, Signal
+from rams_env.vector.bits import spec_record
 
 KNOCKS_SCALE = 8
 """observe.py divides each seat's knocks by 8 (capped at 1); the cross-check pins this copy."""
@@ -82,9 +83,4 @@ def build_spec(game: Toepen, *, session: bool, random_carry: bool) -> np.ndarray
 
 def as_record(values: dict) -> np.ndarray:
     """A one-element structured array: numba passes a record by pointer (a tuple would be copied)."""
-    arrays = {name: np.asarray(values[name]) for name in SPEC_FIELDS}
-    dtype = np.dtype([(name, np.int64 if a.dtype.kind in "ib" else a.dtype, a.shape) for name, a in arrays.items()])
-    record = np.zeros(1, dtype)
-    for name, a in arrays.items():
-        record[name] = a
-    return record
+    return spec_record(values, SPEC_FIELDS)
