@@ -49,9 +49,10 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator, noise: np.ndarray) 
     return noise.argmax(axis=1)
 
 
-def batched(num_envs: int, players: int, inside: bool, game: str = "toepen") -> Callable[[float], float]:
-    """A timer of a batched engine (Toepen unless ``game``): decisions per CPU-second for about ``seconds``."""
-    env = vector.make(game, num_envs=num_envs, num_players=players)
+def batched(num_envs: int, players: int, inside: bool, game: str = "toepen",
+            preset: str | None = None) -> Callable[[float], float]:
+    """A timer of a batched engine (Toepen unless told): decisions per CPU-second for about ``seconds``."""
+    env = vector.make(game, num_envs=num_envs, num_players=players, preset=preset)
     _, mask, _ = env.reset(seed=1)
     env.step(env.sample_actions())
     env.step_random()
@@ -121,6 +122,21 @@ def contenders(sizes: list[int], tables: list[int]) -> dict[str, Callable[[float
     out["rams_env.make fipsen 4p"] = aec(lambda: rams_env.make("fipsen"))
     for inside in (False, True):
         out[f"vector fipsen 4p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, 4, inside, "fipsen")
+    out.update(tippen_contenders())
+    return out
+
+
+TIPPEN_TABLES = (("modern", 3), ("modern", 4), ("modern", 5), ("alvensleben_robbing", 6),
+                 ("meyers_1905_large", 10))
+"""Batched Tippen: every table size the batched presets seat (3-5 modern, 6 and 10 by the older rules)."""
+
+
+def tippen_contenders() -> dict[str, Callable[[float], float]]:
+    out = {"rams_env.make tippen 4p": aec(lambda: rams_env.make("tippen", 4))}
+    for preset, n in TIPPEN_TABLES:
+        for inside in (False, True):
+            out[f"vector tippen {n}p {preset} {'inside' if inside else 'outside'}"] = batched(
+                1024, n, inside, "tippen", preset)
     return out
 
 
@@ -170,12 +186,12 @@ def main(argv: list[str] | None = None) -> dict:
     base = statistics.median(samples[BASELINE])
     results: dict = {"core": core, "rates": {}}
     print(f"one core ({core}), decisions per CPU-second, median of {args.rounds} rounds, same run")
-    print(f"| {'contender':38} | {'decisions/s':>12} | {'vs texas':>9} | {'ns/decision':>11} |")
-    print(f"| {'-' * 38} | {'-' * 12} | {'-' * 9} | {'-' * 11} |")
+    print(f"| {'contender':46} | {'decisions/s':>12} | {'vs texas':>9} | {'ns/decision':>11} |")
+    print(f"| {'-' * 46} | {'-' * 12} | {'-' * 9} | {'-' * 11} |")
     for name, runs in samples.items():
         rate = statistics.median(runs)
         results["rates"][name] = {"decisions_per_s": rate, "ratio_vs_texas": rate / base}
-        print(f"| {name:38} | {rate:12,.0f} | {rate / base:8.1f}x | {1e9 / rate:11.0f} |")
+        print(f"| {name:46} | {rate:12,.0f} | {rate / base:8.1f}x | {1e9 / rate:11.0f} |")
     if args.compile:
         results["start_up"] = start_up_times()
         for label, t in results["start_up"].items():

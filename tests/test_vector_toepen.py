@@ -166,7 +166,7 @@ def test_policy_groups_split_deals_by_the_policy_of_the_seat_to_act():
 
 def test_unknown_game_and_bad_rules_are_refused():
     with pytest.raises(ValueError, match="batched games: toepen"):
-        vector.make("tippen")
+        vector.make("whist")  # no such game
     with pytest.raises(ValueError, match="lives"):
         vector.make("toepen", lives=1)
     with pytest.raises(ValueError, match="num_envs"):

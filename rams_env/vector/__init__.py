@@ -21,6 +21,7 @@ GAMES: dict[str, str] = {
     "toepen": "rams_env.vector.toepen:ToepenBatch",
     "lupfen": "rams_env.vector.lupfen:LupfenBatch",
     "fipsen": "rams_env.vector.fipsen:FipsenBatch",
+    "tippen": "rams_env.vector.tippen:TippenBatch",
 }
 """Game name -> batched environment class (the other games follow, one line each)."""
 

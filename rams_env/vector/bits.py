@@ -146,3 +146,4 @@ def count_illegal(actions, mask, flags):
 def seed_streams(seed: int | None, num_envs: int) -> np.ndarray:
     """Independent per-deal generator states from one seed (None: fresh entropy)."""
     return np.random.SeedSequence(seed).generate_state(num_envs, np.uint64)
+
