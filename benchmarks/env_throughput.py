@@ -24,24 +24,14 @@ import statistics
 from collections.abc import Callable
 
 import rams_env
-from rams_env.registry import GAMES, game_class, make_game
-from training.throughput import random_play
+from rams_env.registry import GAMES, game_class
+from training.throughput import preset_for, random_play
 
 PEERS = {
     "texas_holdem_v4": "pettingzoo.classic.texas_holdem_v4",
     "leduc_holdem_v4": "pettingzoo.classic.leduc_holdem_v4",
 }
 SIZES = (3, 4, 6, 8)
-
-
-def preset_for(game: str, n: int) -> str | None:
-    """The default preset if it allows ``n`` players, else the first preset that does, else None."""
-    rules = game_class(game).rules_type
-    for preset in (rules.DEFAULT_PRESET, *rules.preset_names()):
-        lo, hi = make_game(game, None, preset=preset).player_range()
-        if lo <= n <= hi:
-            return preset
-    return None
 
 
 def contenders(sizes: tuple[int, ...]) -> dict[str, Callable[[], object]]:

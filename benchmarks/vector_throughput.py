@@ -12,6 +12,7 @@ seeded once and then ``reset()`` per episode, PettingZoo's usual loop.
     python benchmarks/vector_throughput.py --seconds 2 --rounds 5 --json results.json
     python benchmarks/vector_throughput.py --compile        # also cold and warm start-up times
     python benchmarks/vector_throughput.py --games lupfen --sizes 1024 --tables 4   # Lupfen at every table size
+    python benchmarks/vector_throughput.py --games tippen fipsen --sizes 1024 --tables 4
 """
 
 from __future__ import annotations
@@ -32,14 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rams_env  # noqa: E402
+import rams_env.registry  # noqa: E402
 import rams_env.vector as vector  # noqa: E402
+from training.throughput import cpu_seconds, preset_for, random_play  # noqa: E402
 
 BASELINE = "texas_holdem_v4"
-
-
-def cpu_seconds() -> float:
-    t = os.times()
-    return t.user + t.system
 
 
 def random_legal(mask: np.ndarray, rng: np.random.Generator, noise: np.ndarray) -> np.ndarray:
@@ -72,39 +70,27 @@ def batched(num_envs: int, players: int, inside: bool, game: str = "toepen",
 
 
 def aec(make: Callable[[], object]) -> Callable[[float], float]:
-    """A timer of an AEC env with uniform random legal play, seeded once, ``reset()`` per episode."""
-    env = make()
-    env.reset(seed=1)
-    rng = np.random.default_rng(1)
-
-    def timed(seconds: float) -> float:
-        decisions, start = 0, cpu_seconds()
-        while cpu_seconds() - start < seconds:
-            for _ in env.agent_iter():
-                obs, _, term, trunc, _ = env.last()
-                if term or trunc:
-                    env.step(None)
-                    continue
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(len(legal))]))
-                decisions += 1
-            env.reset()
-        return decisions / (cpu_seconds() - start)
-    return timed
+    """A timer of an AEC env: training/throughput.py's loop (seeded once, ``reset()`` per episode)."""
+    env, rounds = make(), iter(range(1, 10**6))
+    return lambda seconds: random_play(env, seconds, seed=next(rounds), clock=cpu_seconds)[0]
 
 
 def other_games(games: list[str]) -> dict[str, Callable[[float], float]]:
-    """Each other batched game of ``games``: its AEC env at 4 players, its batched engine at B = 1024 and
-    every table size."""
+    """Each other batched game of ``games``: its AEC env at 4 players, its batched engine at B = 1024 at every
+    table size some preset seats (the default preset where it does: training/throughput.preset_for)."""
     out = {}
     for game in games:
         if game == "toepen":
             continue
         out[f"rams_env.make {game} 4p"] = aec(lambda game=game: rams_env.make(game, 4))
-        low, high = rams_env.make_game(game).player_range()
-        for n in range(low, high + 1):
+        rules = rams_env.registry.game_class(game).rules_type
+        for n in range(2, 11):
+            preset = preset_for(game, n)
+            if preset is None:
+                continue
+            label = f"vector {game} {n}p" + ("" if preset == rules.DEFAULT_PRESET else f" ({preset})")
             for inside in (False, True):
-                out[f"vector {game} {n}p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, n, inside, game)
+                out[f"{label} B=1024 {'inside' if inside else 'outside'}"] = batched(1024, n, inside, game, preset)
     return out
 
 
@@ -119,24 +105,6 @@ def contenders(sizes: list[int], tables: list[int]) -> dict[str, Callable[[float
         if n != 4:
             for inside in (False, True):
                 out[f"vector toepen {n}p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, n, inside)
-    out["rams_env.make fipsen 4p"] = aec(lambda: rams_env.make("fipsen"))
-    for inside in (False, True):
-        out[f"vector fipsen 4p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, 4, inside, "fipsen")
-    out.update(tippen_contenders())
-    return out
-
-
-TIPPEN_TABLES = (("modern", 3), ("modern", 4), ("modern", 5), ("alvensleben_robbing", 6),
-                 ("meyers_1905_large", 10))
-"""Batched Tippen: every table size the batched presets seat (3-5 modern, 6 and 10 by the older rules)."""
-
-
-def tippen_contenders() -> dict[str, Callable[[float], float]]:
-    out = {"rams_env.make tippen 4p": aec(lambda: rams_env.make("tippen", 4))}
-    for preset, n in TIPPEN_TABLES:
-        for inside in (False, True):
-            out[f"vector tippen {n}p {preset} {'inside' if inside else 'outside'}"] = batched(
-                1024, n, inside, "tippen", preset)
     return out
 
 
@@ -170,7 +138,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024, 4096], help="batch sizes (4p)")
     parser.add_argument("--tables", type=int, nargs="+", default=[3, 4, 5, 6, 7, 8], help="table sizes (B=1024)")
     parser.add_argument("--games", nargs="+", default=list(vector.GAMES), choices=list(vector.GAMES),
-                        help="other batched games to time at every table size (default: all)")
+                        help="other batched games to time at every table size a preset seats (default: all)")
     parser.add_argument("--core", type=int, default=None, help="the core to pin to (default: the last one)")
     parser.add_argument("--compile", action="store_true", help="also time start-up with a cold and a warm cache")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")

@@ -46,3 +46,15 @@ def random_play(env, seconds: float, seed: int = 0,
         if elapsed >= seconds:
             return decisions / elapsed, deals / elapsed
         env.reset()
+
+
+def preset_for(game: str, n: int) -> str | None:
+    """The default preset if it seats ``n`` players, else the first preset that does, else None."""
+    from rams_env.registry import game_class, make_game
+
+    rules = game_class(game).rules_type
+    for preset in rules.preset_names():
+        low, high = make_game(game, None, preset=preset).player_range()
+        if low <= n <= high:
+            return preset
+    return None
