@@ -11,6 +11,8 @@ seeded once and then ``reset()`` per episode, PettingZoo's usual loop.
     python benchmarks/vector_throughput.py                  # B = 1024, Toepen 4p; B and table sweeps
     python benchmarks/vector_throughput.py --seconds 2 --rounds 5 --json results.json
     python benchmarks/vector_throughput.py --compile        # also cold and warm start-up times
+    python benchmarks/vector_throughput.py --game mauscheln --tables 3 4 5     # another batched game
+    python benchmarks/vector_throughput.py --game mauscheln --preset large_table --tables 6 8 10
 """
 
 from __future__ import annotations
@@ -48,9 +50,10 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator, noise: np.ndarray) 
     return noise.argmax(axis=1)
 
 
-def batched(num_envs: int, players: int, inside: bool) -> Callable[[float], float]:
-    """A timer of the batched Toepen engine: decisions per CPU-second for about ``seconds``."""
-    env = vector.make("toepen", num_envs=num_envs, num_players=players)
+def batched(num_envs: int, players: int, inside: bool, game: str = "toepen",
+            preset: str | None = None) -> Callable[[float], float]:
+    """A timer of a batched game: decisions per CPU-second for about ``seconds``."""
+    env = vector.make(game, num_envs=num_envs, num_players=players, preset=preset)
     _, mask, _ = env.reset(seed=1)
     env.step(env.sample_actions())
     env.step_random()
@@ -91,17 +94,22 @@ def aec(make: Callable[[], object]) -> Callable[[float], float]:
     return timed
 
 
-def contenders(sizes: list[int], tables: list[int]) -> dict[str, Callable[[float], float]]:
+def contenders(sizes: list[int], tables: list[int], game: str = "toepen",
+               preset: str | None = None) -> dict[str, Callable[[float], float]]:
     from pettingzoo.classic import texas_holdem_v4
 
-    out = {BASELINE: aec(texas_holdem_v4.env), "rams_env.make toepen 4p": aec(lambda: rams_env.make("toepen", 4))}
+    first = 4 if 4 in tables or not tables else tables[0]
+    out = {BASELINE: aec(texas_holdem_v4.env),
+           f"rams_env.make {game} {first}p": aec(lambda: rams_env.make(game, first, preset=preset))}
     for b in sizes:
         for inside in (False, True):
-            out[f"vector toepen 4p B={b} {'inside' if inside else 'outside'}"] = batched(b, 4, inside)
+            out[f"vector {game} {first}p B={b} {'inside' if inside else 'outside'}"] = batched(
+                b, first, inside, game, preset)
     for n in tables:
-        if n != 4:
+        if n != first:
             for inside in (False, True):
-                out[f"vector toepen {n}p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, n, inside)
+                out[f"vector {game} {n}p B=1024 {'inside' if inside else 'outside'}"] = batched(
+                    1024, n, inside, game, preset)
     return out
 
 
@@ -132,7 +140,10 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per contender per round (default 1)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians reported (default 3)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024, 4096], help="batch sizes (4p)")
+    parser.add_argument("--game", default="toepen", choices=list(vector.GAMES), help="batched game (default toepen)")
+    parser.add_argument("--preset", default=None, help="the game's rule preset (default: its standard rules)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024, 4096],
+                        help="batch sizes (4p, or the first table size without 4)")
     parser.add_argument("--tables", type=int, nargs="+", default=[3, 4, 5, 6, 7, 8], help="table sizes (B=1024)")
     parser.add_argument("--core", type=int, default=None, help="the core to pin to (default: the last one)")
     parser.add_argument("--compile", action="store_true", help="also time start-up with a cold and a warm cache")
@@ -141,7 +152,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     core = max(os.sched_getaffinity(0)) if args.core is None else args.core
     os.sched_setaffinity(0, {core})
-    timers = contenders(args.sizes, args.tables)
+    timers = contenders(args.sizes, args.tables, args.game, args.preset)
     samples: dict[str, list[float]] = {name: [] for name in timers}
     for _ in range(args.rounds):
         for name, timed in timers.items():

@@ -19,6 +19,7 @@ __all__ = ["GAMES", "BatchEnv", "Episode", "IllegalActionsError", "IllegalMode",
 
 GAMES: dict[str, str] = {
     "toepen": "rams_env.vector.toepen:ToepenBatch",
+    "mauscheln": "rams_env.vector.mauscheln:MauschelnBatch",
 }
 """Game name -> batched environment class (the other games follow, one line each)."""
 

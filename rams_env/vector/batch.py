@@ -141,16 +141,7 @@ class BatchEnv:
         ``dealers`` and ``lives_lost`` apply when that deal starts a new episode (None: drawn).
         Used for duplicate deals and to replay the reference engine's deals.
         """
-        idx = np.asarray(indices, np.int64).reshape(-1)
-        cards = self.deals["order"].shape[1]
-        order = np.asarray(orders).reshape(len(idx), cards)
-        if idx.size and (idx.min() < 0 or idx.max() >= self.num_envs):
-            raise ValueError(f"deal indices must be 0..{self.num_envs - 1}")
-        if (np.sort(order, axis=1) != np.arange(cards)).any():
-            raise OptionError(f"each order must be a permutation of the pack indices 0..{cards - 1}")
-        dealer = np.full(len(idx), -1) if dealers is None else np.asarray(dealers, np.int64).reshape(len(idx))
-        if ((dealer < -1) | (dealer >= self.num_players)).any():
-            raise OptionError(f"dealers must be seats 0..{self.num_players - 1} (or -1: drawn)")
+        idx, order, dealer = self._queued_cards(indices, orders, dealers)
         lives = np.full((len(idx), self.num_players), -1)
         if lives_lost is not None:
             lives = np.asarray(lives_lost, np.int64).reshape(len(idx), self.num_players)
@@ -161,6 +152,20 @@ class BatchEnv:
         d["pending_dealer"][idx] = dealer
         d["pending_lives"][idx, :n] = lives
         d["pending"][idx] = True
+
+    def _queued_cards(self, indices: Sequence[int], orders: Any, dealers: Any) -> tuple[np.ndarray, ...]:
+        """``queue_deals``' deal indices, pack orders and dealers as arrays, checked (nothing written)."""
+        idx = np.asarray(indices, np.int64).reshape(-1)
+        cards = self.deals["order"].shape[1]
+        order = np.asarray(orders).reshape(len(idx), cards)
+        if idx.size and (idx.min() < 0 or idx.max() >= self.num_envs):
+            raise ValueError(f"deal indices must be 0..{self.num_envs - 1}")
+        if (np.sort(order, axis=1) != np.arange(cards)).any():
+            raise OptionError(f"each order must be a permutation of the pack indices 0..{cards - 1}")
+        dealer = np.full(len(idx), -1) if dealers is None else np.asarray(dealers, np.int64).reshape(len(idx))
+        if ((dealer < -1) | (dealer >= self.num_players)).any():
+            raise OptionError(f"dealers must be seats 0..{self.num_players - 1} (or -1: drawn)")
+        return idx, order, dealer
 
     # ---------------------------------------------------------------- labels
     def action_label(self, action: int) -> str:
