@@ -21,6 +21,7 @@ import rams_env  # noqa: E402
 import rams_env.vector as vector  # noqa: E402
 from rams_env.games.mauscheln.rules import MauschelnRules  # noqa: E402
 from rams_env.vector.mauscheln.spec import CARRY_POTS  # noqa: E402
+from tests.vector_checks import assert_hidden, assert_penalty_ends_only_the_offender, cards_of  # noqa: E402
 from tests.vector_reference_mauscheln import crosscheck  # noqa: E402
 
 DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "300"))
@@ -88,7 +89,7 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     sets = [("hands", s) for s in range(n) if s != seat] + [("face_down", s) for s in range(n) if s != seat]
     if record["phase"] == env.spec[0]["ph_knock"][0] and record["dealer"] == seat:
         sets.append(("hands", seat))
-    held = [_cards(record[f][s]) for f, s in sets]
+    held = [cards_of(record[f][s]) for f, s in sets]
     talon_at = int(record["talon_at"])
     talon = record["order"][talon_at:].tolist()
     pool = rng.permutation([c for group in held for c in group] + talon).tolist()
@@ -98,28 +99,11 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     env.deals["order"][b, talon_at:] = pool
 
 
-def _cards(mask) -> list[int]:
-    return [i for i in range(64) if int(mask) >> i & 1]
-
-
 @pytest.mark.parametrize("preset", ["standard", "tavern", "large_table"])
 def test_hidden_cards_never_reach_an_observation(preset):
     env = vector.make("mauscheln", num_envs=64, num_players=5, preset=preset, random_carry=True)
     env.reset(seed=3)
-    rng = np.random.default_rng(3)
-    changed_own = 0
-    for step in range(60):
-        for seat in range(env.num_players):
-            before = env.observe(seat)
-            saved = env.deals.copy()
-            for b in range(env.num_envs):
-                _shuffle_unseen(env, b, seat, rng)
-            assert np.array_equal(env.observe(seat), before), f"seat {seat} sees hidden cards (step {step})"
-            env.deals["hands"][:, seat] = saved["hands"][:, (seat + 1) % env.num_players]  # the control
-            changed_own += int((env.observe(seat) != before).any(axis=1).sum())
-            env.deals[:] = saved
-        env.step(env.sample_actions())
-    assert changed_own > 0, "the control (another hand in the seat's place) must change observations"
+    assert_hidden(env, _shuffle_unseen)
 
 
 # ------------------------------------------------------------------ the API
@@ -160,20 +144,7 @@ def test_bad_actions_are_refused_per_deal_and_change_nothing():
 
 def test_penalty_ends_only_the_offending_deal():
     env = _stepped(illegal_action="penalty", illegal_reward=-3.0)
-    twin = _stepped()
-    actions = env.sample_actions()
-    assert np.array_equal(actions, twin.sample_actions())  # both deal streams moved alike
-    offender = int(env.to_act[5])
-    actions[5] = int(np.flatnonzero(env.mask[5] == 0)[0])
-    _, _, _, rewards, done = env.step(actions)
-    expected = np.zeros(env.num_players, np.float32)
-    expected[offender] = -3.0
-    assert done[5] and np.array_equal(rewards[5], expected)
-    twin_actions = actions.copy()
-    twin_actions[5] = int(np.flatnonzero(twin.mask[5])[0])
-    twin.step(twin_actions)
-    others = np.arange(16) != 5
-    assert np.array_equal(env.obs[others], twin.obs[others])
+    assert_penalty_ends_only_the_offender(env, _stepped())
 
 
 def test_queued_carry_is_checked_by_the_reference():

@@ -136,6 +136,28 @@ def count_illegal(actions, mask, flags):
     return bad
 
 
+@njit(cache=True)
+def sample_all(deals, mask, actions):
+    """``actions[b]`` := a uniformly random legal action of deal ``b``, from its own stream."""
+    for b in range(deals.shape[0]):
+        actions[b] = sample_legal(deals[b], mask[b])
+
+
+def deal_records(num_envs: int, fields: tuple[dict, dict, dict], queues: int, max_seats: int,
+                 cards: int) -> np.ndarray:
+    """Zeroed deal records: ``fields`` are (per deal, per seat, per card) name -> dtype; per-seat fields
+    have room for ``max_seats``, per-card ones for the pack; ``queues`` seat queue rows (MAIN...)."""
+    per_deal, per_seat, per_card = fields
+    dtype = np.dtype([
+        *((name, dtype) for name, dtype in per_deal.items()),
+        *((name, dtype, (max_seats,)) for name, dtype in per_seat.items()),
+        *((name, dtype, (cards,)) for name, dtype in per_card.items()),
+        ("queues", np.int8, (queues, max_seats)), ("queue_head", np.int8, (queues,)),
+        ("queue_len", np.int8, (queues,)),
+    ])
+    return np.zeros(num_envs, dtype)
+
+
 def seed_streams(seed: int | None, num_envs: int) -> np.ndarray:
     """Independent per-deal generator states from one seed (None: fresh entropy)."""
     return np.random.SeedSequence(seed).generate_state(num_envs, np.uint64)

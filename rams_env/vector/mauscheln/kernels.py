@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import sample_legal
+from rams_env.vector.bits import sample_all, sample_legal  # noqa: F401 (sample_all: the batch calls it)
 from rams_env.vector.mauscheln import flow
 from rams_env.vector.mauscheln.observe import encode, legal_mask
 from rams_env.vector.potgame import pay_rewards, update_scores
@@ -108,12 +108,6 @@ def step_random_all(deals, spec, out, actions):
         actions[b] = action
         r.settled = False
         finish_step(r, k, orders, apply_action(r, k, orders, action), b, out)
-
-
-@njit(cache=True)
-def sample_all(deals, mask, actions):
-    for b in range(deals.shape[0]):
-        actions[b] = sample_legal(deals[b], mask[b])
 
 
 @njit(cache=True)

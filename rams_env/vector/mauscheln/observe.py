@@ -18,9 +18,18 @@ from rams_env.vector.trickplay import NO_SEAT, current_leader, legal_cards, writ
 
 
 @njit(cache=True)
-def scaled(value, scale, offset):
-    """A numeric seat field: ``offset + value / scale`` clipped to [0, 1] (the reference's SeatBlock)."""
-    return max(min(value / scale + offset, 1.0), 0.0)
+def put_scaled(row, at, value, scale, offset):
+    """A numeric seat field: ``offset + value / scale`` clipped to [0, 1] (the reference's SeatBlock);
+    a zero stays unwritten in the zeroed row (most seats have no tricks, exchanges or quartets)."""
+    if value != 0 or offset != 0.0:
+        row[at] = max(min(value / scale + offset, 1.0), 0.0)
+
+
+@njit(cache=True)
+def put_marker(row, at, marked, seat, n):
+    """1 for the ``marked`` seat (relative to ``seat``), nothing for nobody (-1)."""
+    if marked >= 0:
+        row[at + (marked - seat + n) % n] = 1.0
 
 
 @njit(cache=True)
@@ -40,19 +49,20 @@ def encode(r, k, seat, row):
     row[k.o_trump + r.trump] = 1.0
     put_cards(row, k.o_own_discards, r.face_down[seat])
     write_table(r, n, cards, seat, row, k.o_trick, k.o_played)
-    leader = current_leader(r) if r.phase == k.ph_play else NO_SEAT
+    put_marker(row, k.o_leader, current_leader(r) if r.phase == k.ph_play else NO_SEAT, seat, n)
+    put_marker(row, k.o_to_act, r.to_act, seat, n)
+    put_marker(row, k.o_dealer, r.dealer, seat, n)
+    put_marker(row, k.o_sneaker, r.sneaker, seat, n)
     for s in range(n):
         rel = (s - seat + n) % n
-        row[k.o_leader + rel] = s == leader
-        row[k.o_to_act + rel] = s == r.to_act
-        row[k.o_dealer + rel] = s == r.dealer
-        row[k.o_sneaker + rel] = s == r.sneaker
-        row[k.o_passed + rel] = r.bids[s] == k.bid_pass
-        row[k.o_joined + rel] = r.bids[s] == k.bid_join
-        row[k.o_tricks_won + rel] = scaled(r.tricks_won[s], k.sc_tricks_won, k.off_tricks_won)
-        row[k.o_exchanged + rel] = scaled(r.exchanged[s], k.sc_exchanged, k.off_exchanged)
-        row[k.o_quartets + rel] = scaled(r.quartets[s], k.sc_quartets, k.off_quartets)
-        row[k.o_net + rel] = scaled(r.scores[s], k.sc_net, k.off_net)
+        if r.bids[s] == k.bid_pass:
+            row[k.o_passed + rel] = 1.0
+        elif r.bids[s] == k.bid_join:
+            row[k.o_joined + rel] = 1.0
+        put_scaled(row, k.o_tricks_won + rel, r.tricks_won[s], k.sc_tricks_won, k.off_tricks_won)
+        put_scaled(row, k.o_exchanged + rel, r.exchanged[s], k.sc_exchanged, k.off_exchanged)
+        put_scaled(row, k.o_quartets + rel, r.quartets[s], k.sc_quartets, k.off_quartets)
+        put_scaled(row, k.o_net + rel, r.scores[s], k.sc_net, k.off_net)
     row[k.o_seat + seat] = 1.0
     row[k.o_phase + r.phase] = 1.0
     row[k.o_trick_number + min(r.tricks_played, k.tricks - 1)] = 1.0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from rams_env.vector import potgame
+from rams_env.vector.bits import deal_records
 
 PER_DEAL = {
     "rng": np.uint64, "phase": np.int8, "dealer": np.int8, "sneaker": np.int8, "knocked": np.int8,
@@ -35,16 +36,6 @@ REASONS = ("played", "thrown_in", "all_passed")
 PLAYED, THROWN_IN, ALL_PASSED = range(len(REASONS))
 
 
-def deal_dtype(max_seats: int, cards: int) -> np.dtype:
-    return np.dtype([
-        *((name, dtype) for name, dtype in PER_DEAL.items()),
-        *((name, dtype, (max_seats,)) for name, dtype in PER_SEAT.items()),
-        *((name, dtype, (cards,)) for name, dtype in PER_CARD.items()),
-        ("queues", np.int8, (QUEUES, max_seats)), ("queue_head", np.int8, (QUEUES,)),
-        ("queue_len", np.int8, (QUEUES,)),
-    ])
-
-
 def allocate(num_envs: int, max_seats: int, cards: int) -> np.ndarray:
     """Zeroed records for ``num_envs`` deals."""
-    return np.zeros(num_envs, deal_dtype(max_seats, cards))
+    return deal_records(num_envs, (PER_DEAL, PER_SEAT, PER_CARD), QUEUES, max_seats, cards)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import sample_legal
+from rams_env.vector.bits import sample_all, sample_legal  # noqa: F401 (sample_all: the batch calls it)
 from rams_env.vector.toepen import flow, play
 from rams_env.vector.toepen.observe import encode, legal_mask
 
@@ -137,12 +137,6 @@ def step_random_all(deals, spec, out, actions):
         actions[b] = action
         begin_step(r)
         finish_step(r, k, run(r, k, apply_action(r, k, action)), b, out)
-
-
-@njit(cache=True)
-def sample_all(deals, mask, actions):
-    for b in range(deals.shape[0]):
-        actions[b] = sample_legal(deals[b], mask[b])
 
 
 @njit(cache=True)

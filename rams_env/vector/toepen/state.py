@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from rams_env.vector.bits import deal_records
+
 PER_DEAL = {
     "rng": np.uint64, "phase": np.int8, "to_act": np.int8, "dealer": np.int8, "leader": np.int8,
     "claimant": np.int8, "last_knocker": np.int8, "resume": np.int8, "stake": np.int16,
@@ -39,16 +41,6 @@ REASON_LAST_TRICK, REASON_ALL_FOLDED = 0, 1
 """``deals["reason"]`` of a settled deal (the reference's breakdown ``reason``)."""
 
 
-def deal_dtype(max_seats: int, cards: int) -> np.dtype:
-    return np.dtype([
-        *((name, dtype) for name, dtype in PER_DEAL.items()),
-        *((name, dtype, (max_seats,)) for name, dtype in PER_SEAT.items()),
-        *((name, dtype, (cards,)) for name, dtype in PER_CARD.items()),
-        ("queues", np.int8, (QUEUES, max_seats)), ("queue_head", np.int8, (QUEUES,)),
-        ("queue_len", np.int8, (QUEUES,)),
-    ])
-
-
 def allocate(num_envs: int, max_seats: int, cards: int) -> np.ndarray:
     """Zeroed records for ``num_envs`` deals."""
-    return np.zeros(num_envs, deal_dtype(max_seats, cards))
+    return deal_records(num_envs, (PER_DEAL, PER_SEAT, PER_CARD), QUEUES, max_seats, cards)
