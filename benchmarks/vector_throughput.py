@@ -11,8 +11,9 @@ seeded once and then ``reset()`` per episode, PettingZoo's usual loop.
     python benchmarks/vector_throughput.py                  # B = 1024, Toepen 4p; B and table sweeps
     python benchmarks/vector_throughput.py --seconds 2 --rounds 5 --json results.json
     python benchmarks/vector_throughput.py --compile        # also cold and warm start-up times
-    python benchmarks/vector_throughput.py --games lupfen --sizes 1024 --tables 4   # Lupfen at every table size
-    python benchmarks/vector_throughput.py --games tippen fipsen --sizes 1024 --tables 4
+    python benchmarks/vector_throughput.py --game mauscheln --tables 3 4 5     # another batched game
+    python benchmarks/vector_throughput.py --game mauscheln --preset large_table --tables 6 8 10
+    python benchmarks/vector_throughput.py --games lupfen tippen --sizes 1024 --tables 4   # others, every table size
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator, noise: np.ndarray) 
 
 def batched(num_envs: int, players: int, inside: bool, game: str = "toepen",
             preset: str | None = None) -> Callable[[float], float]:
-    """A timer of a batched engine (Toepen unless told): decisions per CPU-second for about ``seconds``."""
+    """A timer of a batched game: decisions per CPU-second for about ``seconds``."""
     env = vector.make(game, num_envs=num_envs, num_players=players, preset=preset)
     _, mask, _ = env.reset(seed=1)
     env.step(env.sample_actions())
@@ -75,12 +76,13 @@ def aec(make: Callable[[], object]) -> Callable[[float], float]:
     return lambda seconds: random_play(env, seconds, seed=next(rounds), clock=cpu_seconds)[0]
 
 
-def other_games(games: list[str]) -> dict[str, Callable[[float], float]]:
-    """Each other batched game of ``games``: its AEC env at 4 players, its batched engine at B = 1024 at every
-    table size some preset seats (the default preset where it does: training/throughput.preset_for)."""
+def other_games(games: list[str], swept: str) -> dict[str, Callable[[float], float]]:
+    """Each batched game of ``games`` but ``swept`` (timed by :func:`contenders`): its AEC env at 4 players, its
+    batched engine at B = 1024 at every table size some preset seats (the default preset where it does:
+    training/throughput.preset_for)."""
     out = {}
     for game in games:
-        if game == "toepen":
+        if game == swept:
             continue
         out[f"rams_env.make {game} 4p"] = aec(lambda game=game: rams_env.make(game, 4))
         rules = rams_env.registry.game_class(game).rules_type
@@ -94,17 +96,22 @@ def other_games(games: list[str]) -> dict[str, Callable[[float], float]]:
     return out
 
 
-def contenders(sizes: list[int], tables: list[int]) -> dict[str, Callable[[float], float]]:
+def contenders(sizes: list[int], tables: list[int], game: str = "toepen",
+               preset: str | None = None) -> dict[str, Callable[[float], float]]:
     from pettingzoo.classic import texas_holdem_v4
 
-    out = {BASELINE: aec(texas_holdem_v4.env), "rams_env.make toepen 4p": aec(lambda: rams_env.make("toepen", 4))}
+    first = 4 if 4 in tables or not tables else tables[0]
+    out = {BASELINE: aec(texas_holdem_v4.env),
+           f"rams_env.make {game} {first}p": aec(lambda: rams_env.make(game, first, preset=preset))}
     for b in sizes:
         for inside in (False, True):
-            out[f"vector toepen 4p B={b} {'inside' if inside else 'outside'}"] = batched(b, 4, inside)
+            out[f"vector {game} {first}p B={b} {'inside' if inside else 'outside'}"] = batched(
+                b, first, inside, game, preset)
     for n in tables:
-        if n != 4:
+        if n != first:
             for inside in (False, True):
-                out[f"vector toepen {n}p B=1024 {'inside' if inside else 'outside'}"] = batched(1024, n, inside)
+                out[f"vector {game} {n}p B=1024 {'inside' if inside else 'outside'}"] = batched(
+                    1024, n, inside, game, preset)
     return out
 
 
@@ -135,10 +142,14 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per contender per round (default 1)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians reported (default 3)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024, 4096], help="batch sizes (4p)")
+    parser.add_argument("--game", default="toepen", choices=list(vector.GAMES), help="batched game (default toepen)")
+    parser.add_argument("--preset", default=None, help="the game's rule preset (default: its standard rules)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024, 4096],
+                        help="batch sizes (4p, or the first table size without 4)")
     parser.add_argument("--tables", type=int, nargs="+", default=[3, 4, 5, 6, 7, 8], help="table sizes (B=1024)")
-    parser.add_argument("--games", nargs="+", default=list(vector.GAMES), choices=list(vector.GAMES),
-                        help="other batched games to time at every table size a preset seats (default: all)")
+    parser.add_argument("--games", nargs="*", default=list(vector.GAMES), choices=list(vector.GAMES),
+                        help="the other batched games to time at B = 1024 and every table size a preset seats "
+                             "(default: all; none: --games with no name)")
     parser.add_argument("--core", type=int, default=None, help="the core to pin to (default: the last one)")
     parser.add_argument("--compile", action="store_true", help="also time start-up with a cold and a warm cache")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
@@ -146,7 +157,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     core = max(os.sched_getaffinity(0)) if args.core is None else args.core
     os.sched_setaffinity(0, {core})
-    timers = {**contenders(args.sizes, args.tables), **other_games(args.games)}
+    timers = {**contenders(args.sizes, args.tables, args.game, args.preset), **other_games(args.games, args.game)}
     samples: dict[str, list[float]] = {name: [] for name in timers}
     for _ in range(args.rounds):
         for name, timed in timers.items():

@@ -24,7 +24,7 @@ import rams_env.vector as vector  # noqa: E402
 from rams_env.games.lupfen.rules import LupfenRules  # noqa: E402
 from rams_env.vector.lupfen.spec import CARRY_POT_STEPS, CARRY_POT_UNIT  # noqa: E402
 from rams_env.vector.lupfen.state import REASONS  # noqa: E402
-from tests.vector_hidden import assert_hidden, cards  # noqa: E402
+from tests.vector_checks import assert_hidden, cards_of  # noqa: E402
 from tests.vector_lupfen_reference import crosscheck  # noqa: E402
 
 DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "300"))
@@ -86,7 +86,7 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     looks) and the stock below the turned card."""
     record, n = env.deals[b], env.num_players
     seats = [s for s in range(n) if s != seat or not record["looked"][seat]]
-    held = [cards(record["hands"][s]) for s in seats]
+    held = [cards_of(record["hands"][s]) for s in seats]
     first = int(record["stock_at"]) + (record["turned"] >= 0)  # the turned card is public
     pool = rng.permutation([c for group in held for c in group] + record["order"][first:].tolist()).tolist()
     for s, group in zip(seats, held, strict=True):

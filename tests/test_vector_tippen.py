@@ -24,7 +24,7 @@ from rams_env.games.tippen.rules import TippenRules  # noqa: E402
 from rams_env.rules import RulesError  # noqa: E402
 from rams_env.vector.tippen import spec as tippen_spec  # noqa: E402
 from rams_env.vector.tippen import supported_presets  # noqa: E402
-from tests.vector_hidden import assert_hidden  # noqa: E402
+from tests.vector_checks import assert_hidden  # noqa: E402
 from tests.vector_tippen_reference import crosscheck  # noqa: E402
 
 DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "300"))

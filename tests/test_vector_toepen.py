@@ -20,7 +20,7 @@ pytest.importorskip("numba")
 import rams_env  # noqa: E402
 import rams_env.vector as vector  # noqa: E402
 from rams_env.games.toepen.rules import ToepenRules  # noqa: E402
-from tests.vector_hidden import assert_hidden, cards  # noqa: E402
+from tests.vector_checks import assert_hidden, assert_penalty_ends_only_the_offender, cards_of  # noqa: E402
 from tests.vector_reference import crosscheck  # noqa: E402
 
 DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "300"))
@@ -58,7 +58,7 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     sets = [("hands", s) for s in range(n) if s != seat] + [("face_down", s) for s in range(n) if s != seat]
     if record["claimant"] not in (-1, seat):
         sets.append(("claim", None))
-    held = [cards(record[f] if s is None else record[f][s]) for f, s in sets]
+    held = [cards_of(record[f] if s is None else record[f][s]) for f, s in sets]
     stock = record["order"][record["stock_at"]:].tolist()
     pool = rng.permutation([c for group in held for c in group] + stock).tolist()
     for (f, s), group in zip(sets, held, strict=True):
@@ -132,20 +132,7 @@ def test_wrong_shapes_and_dtypes_are_refused(bad):
 
 def test_penalty_ends_only_the_offending_deals():
     env = _stepped(illegal_action="penalty", illegal_reward=-3.0)
-    twin = _stepped()
-    actions = env.sample_actions()
-    assert np.array_equal(actions, twin.sample_actions())
-    offender = int(env.to_act[5])
-    actions[5] = int(np.flatnonzero(env.mask[5] == 0)[0])
-    _, _, _, rewards, done = env.step(actions)
-    expected = np.zeros(env.num_players, np.float32)
-    expected[offender] = -3.0
-    assert done[5] and np.array_equal(rewards[5], expected)
-    twin_actions = actions.copy()
-    twin_actions[5] = int(np.flatnonzero(twin.mask[5])[0])
-    twin.step(twin_actions)
-    others = np.arange(16) != 5
-    assert np.array_equal(env.obs[others], twin.obs[others])
+    assert_penalty_ends_only_the_offender(env, _stepped())
     with pytest.raises(vector.IllegalActionsError, match="out of range"):
         env.step(np.full(16, -1))
 

@@ -22,6 +22,7 @@ GAMES: dict[str, str] = {
     "lupfen": "rams_env.vector.lupfen:LupfenBatch",
     "fipsen": "rams_env.vector.fipsen:FipsenBatch",
     "tippen": "rams_env.vector.tippen:TippenBatch",
+    "mauscheln": "rams_env.vector.mauscheln:MauschelnBatch",
 }
 """Game name -> batched environment class (the other games follow, one line each)."""
 
