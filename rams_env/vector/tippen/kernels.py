@@ -119,12 +119,6 @@ def step_random_all(deals, spec, out, actions):
 
 
 @njit(cache=True)
-def sample_all(deals, mask, actions):
-    for b in range(deals.shape[0]):
-        actions[b] = sample_legal(deals[b], mask[b])
-
-
-@njit(cache=True)
 def observe_all(deals, spec, seats, obs):
     """``obs[b]`` := the observation of seat ``seats[b]`` in deal ``b``."""
     k = spec[0][0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import sample_all, sample_legal  # noqa: F401 (sample_all: the batch calls it)
+from rams_env.vector.bits import sample_legal
 from rams_env.vector.toepen import flow, play
 from rams_env.vector.toepen.observe import encode, legal_mask
 
