@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from rams_env.cards import SUIT_NAMES
+from rams_env.core.cards import SUIT_NAMES
 
 HELP = """Commands:
   <label>   play that choice, e.g. Ah, 10c, knock, pass, bid 2 good (case does not matter)

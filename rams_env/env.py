@@ -1,6 +1,6 @@
 """ONE PettingZoo AEC environment for every game of the suite.
 
-The environment knows nothing about any game: it asks the :class:`~rams_env.game.Game`
+The environment knows nothing about any game: it asks the :class:`~rams_env.core.game.Game`
 for legal actions, applies them, encodes observations and turns score changes into
 rewards. Illegal input is rejected here, once, for all games (as PGX's ``core.Env``
 does), with an :class:`IllegalActionError` that names the agent, the action and the
@@ -23,9 +23,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from rams_env.game import Game, State
-from rams_env.global_state import encode_global_state
-from rams_env.observation import OBS_DTYPE
+from rams_env.core.game import Game, State
+from rams_env.core.global_state import encode_global_state
+from rams_env.core.observation import OBS_DTYPE
 
 
 class IllegalActionError(ValueError):

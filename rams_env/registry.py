@@ -5,8 +5,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from rams_env.game import Game
-from rams_env.rules import RulesError
+from rams_env.core.game import Game
+from rams_env.core.rules import RulesError
 
 GAMES: dict[str, str] = {
     "toepen": "rams_env.games.toepen:Toepen",

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 import rams_env
-from rams_env.cards import code
-from rams_env.observation import OBS_DTYPE
+from rams_env.core.cards import code
+from rams_env.core.observation import OBS_DTYPE
 from rams_env.registry import GAMES, game_class
 
 MAX_STEPS = 20_000

@@ -6,7 +6,7 @@ an underscore of its own (``play_on``) is taken as it is.
 
 from __future__ import annotations
 
-from rams_env.actions import UnknownActionLabel
+from rams_env.core.actions import UnknownActionLabel
 
 
 def action(raw, label: str) -> int:

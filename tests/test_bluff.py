@@ -17,7 +17,7 @@ import pytest
 import rams_env
 from agents.heuristics.toepen import ToepenHeuristic
 from agents.registry import AgentSpecError
-from rams_env.cards import cards, suit_of
+from rams_env.core.cards import cards, suit_of
 from rams_env.games.toepen.state import Phase, Signal
 from training.bluff import main
 from training.bluff.metrics import Thresholds, agent_metrics, knock_metrics

@@ -20,9 +20,9 @@ from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import rams_env
+from rams_env.core.game import OptionError, UnknownResetOption
+from rams_env.core.rules import RulesError
 from rams_env.env import IllegalActionError, IllegalActionWarning
-from rams_env.game import OptionError, UnknownResetOption
-from rams_env.rules import RulesError
 from tests.conformance import cases, compare_deals, every_table_size, leak_census, random_playout
 
 CASES = cases()

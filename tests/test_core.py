@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rams_env.actions import ActionLayout, Segment, UnknownActionLabel
-from rams_env.cards import (
+from rams_env.core.actions import ActionLayout, Segment, UnknownActionLabel
+from rams_env.core.cards import (
     FULL_52,
     LUPFEN_20,
     MECKLENBURG_25,
@@ -23,10 +23,10 @@ from rams_env.cards import (
     cards,
     code,
 )
-from rams_env.observation import Field, ObservationLayout
-from rams_env.rules import Rules, RulesError, require
-from rams_env.stakes import Ledger, StakeError, trick_shares
-from rams_env.tricks import NO_TRUMP, Lead, PlayRules, TrickOrder, winner_with_precedence
+from rams_env.core.observation import Field, ObservationLayout
+from rams_env.core.rules import Rules, RulesError, require
+from rams_env.core.stakes import Ledger, StakeError, trick_shares
+from rams_env.core.tricks import NO_TRUMP, Lead, PlayRules, TrickOrder, winner_with_precedence
 
 H, S, D, C = 2, 1, 3, 0  # suit indices of c s h d
 ACES_HIGH = RankOrder.parse("A K Q J 10 9 8 7")

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from rams_env import doctables
 from rams_env.registry import GAMES
+from tests import doctables
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_generated_tables_are_current(game):
     text = (doctables.DOCS / f"{game}.md").read_text()
     assert doctables.render_doc(text, doctables.tables(game)) == text, (
-        "run: python -m rams_env.doctables")
+        "run: python -m tests.doctables")
 
 
 @pytest.mark.parametrize("game", list(GAMES))

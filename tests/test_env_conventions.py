@@ -19,9 +19,9 @@ from pettingzoo.utils import aec_to_parallel
 
 import rams_env
 from rams_env import pz_registry
+from rams_env.core.game import OptionError
+from rams_env.core.global_state import Place, encode_global_state
 from rams_env.env import INFO_KEYS, IllegalActionError, IllegalActionWarning, ResetNeededError
-from rams_env.game import OptionError
-from rams_env.global_state import Place, encode_global_state
 from tests.conformance import cases
 
 ROOT = Path(__file__).resolve().parent.parent

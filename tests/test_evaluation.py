@@ -11,7 +11,7 @@ import pytest
 import rams_env
 from agents.base import play_episode
 from agents.registry import AgentSpecError, agent_factory
-from rams_env.cards import card
+from rams_env.core.cards import card
 from rams_env.games.toepen.game import RANKS
 from training.baselines import main as baselines_main
 from training.evaluate import main as evaluate_main

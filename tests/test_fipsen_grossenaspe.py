@@ -7,7 +7,7 @@ playing on for a Durch, lost contracts).
 
 from __future__ import annotations
 
-from rams_env.cards import cards
+from rams_env.core.cards import cards
 from rams_env.games.fipsen import Phase
 from tests.fipsen_helpers import legal, play, table
 

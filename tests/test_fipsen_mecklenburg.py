@@ -7,7 +7,7 @@ removed but the ace, Ruten bids, Fips overcalled only by Rutenfips, Duttfips' on
 from __future__ import annotations
 
 import rams_env
-from rams_env.cards import cards
+from rams_env.core.cards import cards
 from rams_env.games.fipsen import Phase
 from tests.fipsen_helpers import legal, play, table
 

@@ -24,7 +24,7 @@ from agents.heuristics.trumpplay import (
 )
 from agents.random_agent import RandomAgent
 from agents.registry import AgentSpecError, agent_factory
-from rams_env.cards import NATURAL_ORDER, PIQUET_32
+from rams_env.core.cards import NATURAL_ORDER, PIQUET_32
 from training.evaluation import duplicate_match
 
 HEURISTICS = {"tippen": TippenHeuristic, "mauscheln": MauschelnHeuristic, "lupfen": LupfenHeuristic}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import rams_env
-from rams_env.cards import cards
+from rams_env.core.cards import cards
 from rams_env.games.mauscheln import Phase
 from tests.conformance import random_playout
 from tests.scripting import chips, legal, play

@@ -1,4 +1,4 @@
-"""The private decision asked of every seat in turn (rams_env/private_choice.py), on its own."""
+"""The private decision asked of every seat in turn (rams_env/core/private_choice.py), on its own."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from rams_env.private_choice import PrivateChoice
+from rams_env.core.private_choice import PrivateChoice
 
 SCRAP, KEEP = 7, 3
 

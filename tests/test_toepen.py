@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rams_env
-from rams_env.cards import card, cards, codes
+from rams_env.core.cards import card, cards, codes
 from rams_env.games.toepen import Phase, Signal
 
 NO_EXTRAS = {"dirty_hands": False, "announcements": False}

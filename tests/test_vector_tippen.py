@@ -20,8 +20,8 @@ import pytest
 pytest.importorskip("numba")
 
 import rams_env.vector as vector  # noqa: E402
+from rams_env.core.rules import RulesError  # noqa: E402
 from rams_env.games.tippen.rules import TippenRules  # noqa: E402
-from rams_env.rules import RulesError  # noqa: E402
 from rams_env.vector.tippen import spec as tippen_spec  # noqa: E402
 from rams_env.vector.tippen import supported_presets  # noqa: E402
 from tests.vector_checks import assert_hidden  # noqa: E402

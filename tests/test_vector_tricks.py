@@ -15,9 +15,9 @@ import pytest
 
 pytest.importorskip("numba")
 
-from rams_env.cards import MECKLENBURG_25, NATURAL_ORDER, card  # noqa: E402
+from rams_env.core.cards import MECKLENBURG_25, NATURAL_ORDER, card  # noqa: E402
+from rams_env.core.tricks import NO_TRUMP, Lead, PlayRules, TrickOrder  # noqa: E402
 from rams_env.registry import GAMES, game_class, make_game  # noqa: E402
-from rams_env.tricks import NO_TRUMP, Lead, PlayRules, TrickOrder  # noqa: E402
 from rams_env.vector.tricks import legal_plays, order_tables, rule_flags, winning_index  # noqa: E402
 
 TRICKS_PER_ORDER = int(os.environ.get("RAMS_VECTOR_TRICKS", "150"))

@@ -18,7 +18,7 @@ import numpy as np
 
 import rams_env
 import rams_env.vector as vector
-from rams_env.cards import LUPFEN_20
+from rams_env.core.cards import LUPFEN_20
 from rams_env.vector.lupfen.state import REASONS
 
 DEALT = len(LUPFEN_20)

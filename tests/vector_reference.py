@@ -17,11 +17,11 @@ import numpy as np
 
 import rams_env
 import rams_env.vector as vector
-from rams_env.cards import PIQUET_32, rank_of
+from rams_env.core.cards import PIQUET_32, rank_of
+from rams_env.core.seating import seats_from
 from rams_env.games.toepen import openings
 from rams_env.games.toepen.game import Toepen
 from rams_env.games.toepen.state import Phase, Signal
-from rams_env.seating import seats_from
 from rams_env.vector.toepen.state import REASON_ALL_FOLDED, REASON_LAST_TRICK
 
 REASONS = {"last_trick": REASON_LAST_TRICK, "all_folded": REASON_ALL_FOLDED}

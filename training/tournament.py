@@ -41,8 +41,8 @@ import rams_env
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 from agents.registry import AgentFactory, AgentSpecError, agent_factory
+from rams_env.core.observation import OBS_DTYPE
 from rams_env.env import Episode, IllegalActionError
-from rams_env.observation import OBS_DTYPE
 
 _NO_OBSERVATION = np.zeros(0, dtype=OBS_DTYPE)
 _NO_OBSERVATION.flags.writeable = False

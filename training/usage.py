@@ -21,8 +21,8 @@ class UsageError(ValueError):
 
 INPUT_ERRORS = frozenset({
     "training.usage.UsageError",
-    "rams_env.rules.RulesError",  # an unknown preset, rule option or value; a bad table size
-    "rams_env.game.OptionError",  # an unknown environment option
+    "rams_env.core.rules.RulesError",  # an unknown preset, rule option or value; a bad table size
+    "rams_env.core.game.OptionError",  # an unknown environment option
     "agents.registry.AgentSpecError",  # an unknown agent spec or style
     "training.config.ConfigError",  # an unknown key or bad value in a training config
     "training.checkpoint.CheckpointError",  # a missing, corrupt or foreign checkpoint

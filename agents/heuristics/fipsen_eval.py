@@ -19,7 +19,7 @@ from agents.heuristics.trumpplay import (
     from_chances,
     mean_chance,
 )
-from rams_env.cards import NATURAL_ORDER, SUITS
+from rams_env.core.cards import NATURAL_ORDER, SUITS
 from rams_env.games.fipsen.contracts import Contract, Talon, Trumps
 from rams_env.games.fipsen.rules import Variant
 

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from agents.heuristics.base import HeuristicAgent
 from agents.heuristics.potbids import expected_opponents, others_in, play_in_trick
 from agents.heuristics.trumpplay import CardPlayParams, TrumpTable, estimate_hand, played_cards, unseen_cards
-from rams_env.cards import LUPFEN_20
+from rams_env.core.cards import LUPFEN_20
 from rams_env.games.lupfen.game import RANKS
 
 HAND_SIZE = 3

@@ -22,7 +22,7 @@ from agents.heuristics.potbids import (
     play_in_trick,
 )
 from agents.heuristics.trumpplay import HandEstimate, TrumpTable, discard_order, played_cards, unseen_cards
-from rams_env.cards import NATURAL_ORDER
+from rams_env.core.cards import NATURAL_ORDER
 from rams_env.games.mauscheln.rules import TrickShare
 
 HAND_SIZE = 4

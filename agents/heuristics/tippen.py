@@ -23,7 +23,7 @@ from agents.heuristics.potbids import (
     play_in_trick,
 )
 from agents.heuristics.trumpplay import HandEstimate, TrumpTable, discard_order, played_cards, unseen_cards
-from rams_env.cards import NATURAL_ORDER
+from rams_env.core.cards import NATURAL_ORDER
 from rams_env.games.tippen.rules import Bete, DealerOption, TrickPays, TrumpFrom
 
 ACTIVE = ("play", "forced", "privileged")

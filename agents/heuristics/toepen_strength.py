@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from rams_env.cards import PIQUET_32
+from rams_env.core.cards import PIQUET_32
 from rams_env.games.toepen.game import DIRTY_RANKS, RANKS
 from rams_env.games.toepen.rules import FoldedWinner, ToepenRules
 

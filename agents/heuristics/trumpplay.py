@@ -3,7 +3,7 @@
 Everything speaks card *codes* (``"10h"``), the format of every game's ``view``; the public
 card order of a deal is a :class:`TrumpTable` built from the game's rank order, the trump
 suit and any permanent top trumps (Belli, Weli, the Rutenas), so the trick logic is the
-engine's own (:class:`rams_env.tricks.TrickOrder`), never a copy.
+engine's own (:class:`rams_env.core.tricks.TrickOrder`), never a copy.
 
 API (all pure functions of public information):
 
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from agents.heuristics.base import Params
-from rams_env.cards import SUITS, RankOrder, card, rank_of
-from rams_env.tricks import NO_TRUMP, TrickOrder
+from rams_env.core.cards import SUITS, RankOrder, card, rank_of
+from rams_env.core.tricks import NO_TRUMP, TrickOrder
 
 
 @lru_cache(maxsize=4096)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from rams_env.core.rules import RulesError
 from rams_env.registry import make_game
-from rams_env.rules import RulesError
 from rams_env.vector.batch import BatchEnv, Episode, IllegalActionsError, IllegalMode
 
 __all__ = ["GAMES", "BatchEnv", "Episode", "IllegalActionsError", "IllegalMode", "make"]

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.game import Game, OptionError
-from rams_env.observation import OBS_DTYPE
+from rams_env.core.game import Game, OptionError
+from rams_env.core.observation import OBS_DTYPE
 from rams_env.vector.bits import count_illegal, sample_all, seed_streams
 
 MASK_DTYPE = np.int8

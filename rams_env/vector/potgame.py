@@ -1,6 +1,6 @@
 """What the batched pot games (Mauscheln, Lupfen, Tippen) share: the chip ledger, sessions, rewards.
 
-The compiled mirror of :class:`rams_env.stakes.Ledger` and :mod:`rams_env.potgame` on a deal
+The compiled mirror of :class:`rams_env.core.stakes.Ledger` and :mod:`rams_env.core.potgame` on a deal
 record ``r``: the pot, each seat's bankroll, what it paid in this deal, trick shares and bêtes
 (settled shares first, bêtes after, as the reference), a session's start from carried-over chips
 (queued, random or the rules' bankroll), and rewards as the AEC env pays them: score changes

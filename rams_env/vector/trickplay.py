@@ -1,4 +1,4 @@
-"""Card play for the batched pot and auction games: the compiled mirror of :mod:`rams_env.trickplay`.
+"""Card play for the batched pot and auction games: the compiled mirror of :mod:`rams_env.core.trickplay`.
 
 The trick rules (legal cards, the winner) are in :mod:`rams_env.vector.tricks`; this module
 keeps the bookkeeping every trick-taking deal repeats, on a deal record ``r`` with the

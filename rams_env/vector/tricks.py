@@ -1,9 +1,9 @@
-"""The trick, compiled: the numba mirror of :mod:`rams_env.tricks` for every batched game.
+"""The trick, compiled: the numba mirror of :mod:`rams_env.core.tricks` for every batched game.
 
 Cards are pack indices and hands ``uint64`` bitmasks (:mod:`rams_env.vector.bits`). Everything
-a game's trick depends on is data taken from the reference :class:`~rams_env.tricks.TrickOrder`
+a game's trick depends on is data taken from the reference :class:`~rams_env.core.tricks.TrickOrder`
 (the effective suit and strength of every card, with the trump suit and permanent top trumps
-such as Belli, Weli or the Rutenas already placed) and :class:`~rams_env.tricks.PlayRules`
+such as Belli, Weli or the Rutenas already placed) and :class:`~rams_env.core.tricks.PlayRules`
 (follow, trump when void, overtrump, head, lead a trump), so no rank order is restated here.
 
 ``order_tables(orders, pack)`` turns the reference orders of a game (one per trump suit, or a
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from rams_env.cards import Pack
-from rams_env.tricks import NO_TRUMP, Lead, PlayRules, TrickOrder
+from rams_env.core.cards import Pack
+from rams_env.core.tricks import NO_TRUMP, Lead, PlayRules, TrickOrder
 from rams_env.vector.bits import ONE, bit, lowest
 
 NUM_SUIT_IDS = TrickOrder.TRUMP + 1

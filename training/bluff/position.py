@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rams_env.cards import rank_of, suit_of
+from rams_env.core.cards import rank_of, suit_of
 from rams_env.games.toepen.state import Phase, Signal, ToepenState
 
 PRE_ANNOUNCE = (Phase.DIRTY, Phase.CHALLENGE)

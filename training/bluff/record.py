@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from agents.registry import agent_factory
-from rams_env.cards import rank_of
+from rams_env.core.cards import rank_of
 from rams_env.games.toepen.game import DIRTY_RANKS
 from rams_env.games.toepen.state import Phase, ToepenState
 from training.bluff.position import position

@@ -31,10 +31,10 @@ from itertools import combinations
 
 import numpy as np
 
-from rams_env.cards import RANKS, suit_of
+from rams_env.core.cards import RANKS, suit_of
+from rams_env.core.tricks import winner_with_precedence
 from rams_env.games.toepen.rules import FoldedWinner
 from rams_env.games.toepen.state import Signal, ToepenState
-from rams_env.tricks import winner_with_precedence
 from training.bluff.position import Position, position
 
 REFERENCE_POLICIES = ("low", "random")

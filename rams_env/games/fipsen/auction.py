@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rams_env.cards import card, rank_of
+from rams_env.core.cards import card, rank_of
+from rams_env.core.seating import next_seat, seats_from
 from rams_env.games.fipsen import play, settle
 from rams_env.games.fipsen.contracts import Contract, Talon, Trumps
 from rams_env.games.fipsen.rules import Auction, Variant
 from rams_env.games.fipsen.state import FipsenState, Phase
-from rams_env.seating import next_seat, seats_from
 
 if TYPE_CHECKING:
     from rams_env.games.fipsen.game import Fipsen

@@ -18,18 +18,18 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.actions import ActionLayout, Segment
-from rams_env.cards import NATURAL_ORDER, SUITS, Pack, suit_of
-from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.actions import ActionLayout, Segment
+from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, suit_of
+from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.global_state import Place
+from rams_env.core.observation import ObservationLayout
+from rams_env.core.potgame import ledger_from_carry
+from rams_env.core.seating import seats_from
+from rams_env.core.tricks import TrickOrder
 from rams_env.games.fipsen import auction, observe, play, settle
 from rams_env.games.fipsen.contracts import Contract
 from rams_env.games.fipsen.rules import FipsenRules, Variant
 from rams_env.games.fipsen.state import HAND_SIZE, FipsenState, Phase
-from rams_env.global_state import Place
-from rams_env.observation import ObservationLayout
-from rams_env.potgame import ledger_from_carry
-from rams_env.seating import seats_from
-from rams_env.tricks import TrickOrder
 
 
 class Fipsen(Game):

@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rams_env import observation_core as core
-from rams_env.cards import SUITS, Pack, codes
-from rams_env.encoding import put_cards
+from rams_env.core import observation_core as core
+from rams_env.core.cards import SUITS, Pack, codes
+from rams_env.core.encoding import put_cards
+from rams_env.core.observation import Field, ObservationLayout
+from rams_env.core.observation_core import SeatBlock, marker
 from rams_env.games.fipsen.state import FipsenState, Phase
-from rams_env.observation import Field, ObservationLayout
-from rams_env.observation_core import SeatBlock, marker
 
 if TYPE_CHECKING:
     from rams_env.games.fipsen.game import Fipsen

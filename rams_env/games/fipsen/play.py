@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rams_env.core.trickplay import play_card as play_trick_card
+from rams_env.core.tricks import PlayRules
 from rams_env.games.fipsen import settle
 from rams_env.games.fipsen.state import TRICKS, FipsenState, Phase
-from rams_env.trickplay import play_card as play_trick_card
-from rams_env.tricks import PlayRules
 
 if TYPE_CHECKING:
     from rams_env.games.fipsen.game import Fipsen

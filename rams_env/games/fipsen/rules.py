@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from rams_env.cards import MECKLENBURG_25, PIQUET_32, PRISDORF_25, Pack
+from rams_env.core.cards import MECKLENBURG_25, PIQUET_32, PRISDORF_25, Pack
+from rams_env.core.rules import Rules, require
 from rams_env.games.fipsen.contracts import (
     Contract,
     anseggerfips_ladder,
@@ -14,7 +15,6 @@ from rams_env.games.fipsen.contracts import (
     grossenaspe_ladder,
     prisdorf_ladder,
 )
-from rams_env.rules import Rules, require
 
 
 class Variant(Enum):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rams_env.core.potgame import net_results
 from rams_env.games.fipsen.contracts import Trumps
 from rams_env.games.fipsen.state import TRICKS, FipsenState
-from rams_env.potgame import net_results
 
 if TYPE_CHECKING:
     from rams_env.games.fipsen.game import Fipsen

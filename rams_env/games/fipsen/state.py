@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rams_env.game import StateEnum
-from rams_env.stakes import Ledger
-from rams_env.trickplay import TrickState
+from rams_env.core.game import StateEnum
+from rams_env.core.stakes import Ledger
+from rams_env.core.trickplay import TrickState
 
 HAND_SIZE = TRICKS = 5
 """Five cards each, five tricks a deal (every variant)."""

@@ -14,19 +14,19 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.actions import ActionLayout, Segment
-from rams_env.cards import LUPFEN_20, SUITS, Pack, RankOrder, rank_of, suit_of
-from rams_env.game import DealSpec, Game, redeal_unseen
+from rams_env.core.actions import ActionLayout, Segment
+from rams_env.core.cards import LUPFEN_20, SUITS, Pack, RankOrder, rank_of, suit_of
+from rams_env.core.game import DealSpec, Game, redeal_unseen
+from rams_env.core.global_state import Place
+from rams_env.core.observation import ObservationLayout
+from rams_env.core.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
+from rams_env.core.private_choice import PrivateChoice
+from rams_env.core.seating import next_seat, seats_from
+from rams_env.core.trickplay import play_card
+from rams_env.core.tricks import PlayRules, TrickOrder
 from rams_env.games.lupfen import observe
 from rams_env.games.lupfen.rules import LupfenRules, SessionEnd
 from rams_env.games.lupfen.state import Bid, LupfenState, Phase, Round
-from rams_env.global_state import Place
-from rams_env.observation import ObservationLayout
-from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
-from rams_env.private_choice import PrivateChoice
-from rams_env.seating import next_seat, seats_from
-from rams_env.trickplay import play_card
-from rams_env.tricks import PlayRules, TrickOrder
 
 HAND_SIZE = TRICKS = 3
 RANKS = RankOrder.parse("A 10 K Q J")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from rams_env.rules import Rules, require
+from rams_env.core.rules import Rules, require
 
 
 class SessionEnd(Enum):

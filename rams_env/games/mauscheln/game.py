@@ -13,18 +13,18 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.actions import ActionLayout, Segment
-from rams_env.cards import NATURAL_ORDER, SUITS, Pack, card, rank_of, suit_of
-from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.actions import ActionLayout, Segment
+from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, card, rank_of, suit_of
+from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.global_state import Place
+from rams_env.core.observation import ObservationLayout
+from rams_env.core.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
+from rams_env.core.seating import seats_from
+from rams_env.core.trickplay import play_card
+from rams_env.core.tricks import PlayRules, TrickOrder
 from rams_env.games.mauscheln import observe
 from rams_env.games.mauscheln.rules import MauschelnRules, TrickShare
 from rams_env.games.mauscheln.state import Bid, MauschelnState, Phase
-from rams_env.global_state import Place
-from rams_env.observation import ObservationLayout
-from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
-from rams_env.seating import seats_from
-from rams_env.trickplay import play_card
-from rams_env.tricks import PlayRules, TrickOrder
 
 HAND_SIZE = 4
 TRICKS = 4

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from rams_env.cards import FULL_52, PIQUET_32, RANKS, WELI_33, Pack
-from rams_env.rules import Rules, require
+from rams_env.core.cards import FULL_52, PIQUET_32, RANKS, WELI_33, Pack
+from rams_env.core.rules import Rules, require
 
 
 class TrickShare(Enum):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rams_env.core.seating import seats_from
 from rams_env.games.tippen import play
 from rams_env.games.tippen.state import Bid, Phase, TippenState
-from rams_env.seating import seats_from
 
 if TYPE_CHECKING:
     from rams_env.games.tippen.game import Tippen

@@ -18,17 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.actions import ActionLayout, Segment
-from rams_env.cards import NATURAL_ORDER, SUITS, Pack, rank_of, suit_of
-from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.actions import ActionLayout, Segment
+from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, rank_of, suit_of
+from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.global_state import Place
+from rams_env.core.observation import ObservationLayout
+from rams_env.core.potgame import POT_CARRY_OPTIONS, ledger_from_carry
+from rams_env.core.private_choice import PrivateChoice
+from rams_env.core.tricks import PlayRules, TrickOrder
 from rams_env.games.tippen import bidding, observe, play, privileges
 from rams_env.games.tippen.rules import DealerOption, PlayMode, TippenRules, TrumpFrom
 from rams_env.games.tippen.state import Bid, Phase, TippenState
-from rams_env.global_state import Place
-from rams_env.observation import ObservationLayout
-from rams_env.potgame import POT_CARRY_OPTIONS, ledger_from_carry
-from rams_env.private_choice import PrivateChoice
-from rams_env.tricks import PlayRules, TrickOrder
 
 PLAY_RULES = {
     PlayMode.HEAD: PlayRules(follow=True, trump_when_void=True, head=True),

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rams_env.cards import rank_of, suit_of
+from rams_env.core.cards import rank_of, suit_of
+from rams_env.core.potgame import net_results
+from rams_env.core.seating import next_seat
+from rams_env.core.trickplay import play_card as play_trick_card
+from rams_env.core.tricks import Lead
 from rams_env.games.tippen.rules import Bete, DealerOption, TrickPays
 from rams_env.games.tippen.state import Phase, TippenState
-from rams_env.potgame import net_results
-from rams_env.seating import next_seat
-from rams_env.trickplay import play_card as play_trick_card
-from rams_env.tricks import Lead
 
 if TYPE_CHECKING:
     from rams_env.games.tippen.game import Tippen

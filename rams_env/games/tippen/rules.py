@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from rams_env.cards import FULL_52, PIQUET_32, Pack
-from rams_env.rules import Rules, require
+from rams_env.core.cards import FULL_52, PIQUET_32, Pack
+from rams_env.core.rules import Rules, require
 
 
 class Bete(Enum):
@@ -26,7 +26,7 @@ class TrickPays(Enum):
 
 
 class PlayMode(Enum):
-    """Obligations when following (the trick logic itself lives in rams_env/tricks.py)."""
+    """Obligations when following (the trick logic itself lives in rams_env/core/tricks.py)."""
 
     HEAD = "head"  # follow; if void, trump; head the trick if possible (modern)
     TRUMP = "trump"  # follow suit or trump (1905)

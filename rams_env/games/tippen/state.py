@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rams_env.game import DealSpec, StateEnum
-from rams_env.stakes import Ledger
-from rams_env.trickplay import TrickState
+from rams_env.core.game import DealSpec, StateEnum
+from rams_env.core.stakes import Ledger
+from rams_env.core.trickplay import TrickState
 
 
 class Phase(StateEnum):

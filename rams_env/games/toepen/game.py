@@ -16,18 +16,18 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.actions import ActionLayout, Segment
-from rams_env.cards import PIQUET_32, SUITS, Pack, RankOrder
-from rams_env.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.actions import ActionLayout, Segment
+from rams_env.core.cards import PIQUET_32, SUITS, Pack, RankOrder
+from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.global_state import Place
+from rams_env.core.observation import ObservationLayout
+from rams_env.core.private_choice import PrivateChoice
+from rams_env.core.seating import next_seat
+from rams_env.core.tricks import TrickOrder
 from rams_env.games.toepen import observe, openings, play
 from rams_env.games.toepen.openings import DIRTY_RANKS
 from rams_env.games.toepen.rules import ToepenRules
 from rams_env.games.toepen.state import HAND_SIZE, TRICKS, Phase, Signal, ToepenState
-from rams_env.global_state import Place
-from rams_env.observation import ObservationLayout
-from rams_env.private_choice import PrivateChoice
-from rams_env.seating import next_seat
-from rams_env.tricks import TrickOrder
 
 __all__ = ["DIRTY_RANKS", "HAND_SIZE", "RANKS", "TRICKS", "Toepen"]  # imported from here elsewhere
 

@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rams_env.cards import PIQUET_32, codes
-from rams_env.encoding import put_cards
-from rams_env.games.toepen.state import TRICKS, Phase, Signal, ToepenState
-from rams_env.observation import Field, ObservationLayout
-from rams_env.observation_core import (
+from rams_env.core.cards import PIQUET_32, codes
+from rams_env.core.encoding import put_cards
+from rams_env.core.observation import Field, ObservationLayout
+from rams_env.core.observation_core import (
     DEALER,
     LEADER,
     TO_ACT,
@@ -33,6 +32,7 @@ from rams_env.observation_core import (
     write_position,
     write_table,
 )
+from rams_env.games.toepen.state import TRICKS, Phase, Signal, ToepenState
 
 if TYPE_CHECKING:
     from rams_env.games.toepen.game import Toepen

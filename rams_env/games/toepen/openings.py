@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rams_env.cards import rank_of
+from rams_env.core.cards import rank_of
+from rams_env.core.seating import seats_from
 from rams_env.games.toepen import play
 from rams_env.games.toepen.state import HAND_SIZE, Phase, Signal, ToepenState
-from rams_env.seating import seats_from
 
 if TYPE_CHECKING:
     from rams_env.games.toepen.game import Toepen

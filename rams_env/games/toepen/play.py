@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rams_env.cards import PIQUET_32
+from rams_env.core.cards import PIQUET_32
+from rams_env.core.seating import next_seat, seats_from
+from rams_env.core.tricks import PlayRules, winner_with_precedence
 from rams_env.games.toepen.rules import FoldedWinner, KnockTiming
 from rams_env.games.toepen.state import TRICKS, Phase, ToepenState
-from rams_env.seating import next_seat, seats_from
-from rams_env.tricks import PlayRules, winner_with_precedence
 
 if TYPE_CHECKING:
     from rams_env.games.toepen.game import Toepen

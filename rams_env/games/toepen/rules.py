@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from rams_env.cards import SUITS
-from rams_env.rules import Rules, require
+from rams_env.core.cards import SUITS
+from rams_env.core.rules import Rules, require
 
 
 class KnockTiming(Enum):

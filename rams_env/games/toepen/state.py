@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rams_env.game import State, StateEnum
+from rams_env.core.game import State, StateEnum
 
 HAND_SIZE = 4
 TRICKS = HAND_SIZE

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rams_env.core.rules import RulesError
 from rams_env.games.fipsen.game import Fipsen
 from rams_env.games.fipsen.rules import Variant
-from rams_env.rules import RulesError
 from rams_env.vector.batch import BatchEnv, Episode
 from rams_env.vector.fipsen import kernels
 from rams_env.vector.fipsen.spec import build_spec

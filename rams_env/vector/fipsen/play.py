@@ -1,7 +1,7 @@
 """Fipsen's card play for one deal of the batch: the trick, Grossenaspe's end of play and playing on.
 
 Each function mirrors the one of the same name in ``rams_env/games/fipsen/play.py`` (and the
-shared bookkeeping of ``rams_env/trickplay.py``); the trick itself, the legal cards and the
+shared bookkeeping of ``rams_env/core/trickplay.py``); the trick itself, the legal cards and the
 winner, is the compiled core :mod:`rams_env.vector.tricks` on the deal's order ``o``
 (``tables[trump]``, from the reference's ``Fipsen.order``).
 """

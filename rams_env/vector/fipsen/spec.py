@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from rams_env.cards import SUITS, card, rank_of, suit_of
+from rams_env.core.cards import SUITS, card, rank_of, suit_of
 from rams_env.games.fipsen.auction import COURTS, KIEKER_CONCESSION, MAX_REDEALS, TALON_DISCARDS, trump_choices
 from rams_env.games.fipsen.contracts import Talon, Trumps
 from rams_env.games.fipsen.game import Fipsen

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.game import OptionError
+from rams_env.core.game import OptionError
 from rams_env.games.lupfen.game import Lupfen
 from rams_env.vector.batch import BatchEnv, Episode
 from rams_env.vector.lupfen import kernels

@@ -272,7 +272,7 @@ def three_unters_win(r, k, holder):
 
 @njit(cache=True)
 def begin_scrap_or_play(r, k):
-    """Every player in the game is asked in turn (rams_env/private_choice.py), so being asked tells nothing."""
+    """Every player in the game is asked in turn (rams_env/core/private_choice.py), so being asked tells nothing."""
     if k.scrap:
         queue_seats(r, k, r.dealer + 1, True)
         if not q_empty(r, MAIN):

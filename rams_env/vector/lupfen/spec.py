@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rams_env.cards import LUPFEN_20, rank_of
+from rams_env.core.cards import LUPFEN_20, rank_of
 from rams_env.games.lupfen.game import HAND_SIZE, HEARTS, PLAY_RULES, TRICKS, Lupfen
 from rams_env.games.lupfen.observe import PHASES, POT_SCALE
 from rams_env.games.lupfen.rules import SessionEnd

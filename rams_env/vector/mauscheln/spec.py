@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rams_env.cards import RANKS, SUITS, card, rank_of, suit_of
+from rams_env.core.cards import RANKS, SUITS, card, rank_of, suit_of
 from rams_env.games.mauscheln.game import BELLI, HAND_SIZE, PLAY_RULES, TRICKS, Mauscheln
 from rams_env.games.mauscheln.observe import PHASES, POT_SCALE
 from rams_env.games.mauscheln.rules import TrickShare

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.game import OptionError
+from rams_env.core.game import OptionError
 from rams_env.games.tippen.game import Tippen
 from rams_env.vector.batch import BatchEnv, Episode
 from rams_env.vector.tippen import kernels

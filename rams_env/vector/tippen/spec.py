@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from rams_env.cards import rank_of
+from rams_env.core.cards import rank_of
+from rams_env.core.rules import RulesError
 from rams_env.games.tippen.game import Tippen
 from rams_env.games.tippen.observe import PHASES, POT_SCALE
 from rams_env.games.tippen.rules import Bete, DealerOption, TippenRules, TrickPays, TrumpFrom
 from rams_env.games.tippen.state import Bid, Phase
-from rams_env.rules import RulesError
 from rams_env.vector.records import rule_record
 from rams_env.vector.tippen.state import BID_FORCED, BID_NONE, BID_PASS, BID_PLAY, BID_PRIVILEGED
 from rams_env.vector.tricks import order_tables, rule_flags

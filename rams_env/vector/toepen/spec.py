@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rams_env.cards import SUITS, rank_of
+from rams_env.core.cards import SUITS, rank_of
 from rams_env.games.toepen.game import DIRTY_RANKS, HAND_SIZE, TRICKS, Toepen
 from rams_env.games.toepen.observe import MAX_REDRAWS, PHASES
 from rams_env.games.toepen.rules import FoldedWinner, KnockTiming

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rams_env.observation import Field, ObservationLayout
+from rams_env.core.observation import Field, ObservationLayout
 
 if TYPE_CHECKING:
-    from rams_env.game import Game, State
+    from rams_env.core.game import Game, State
 
 
 class Place(Enum):

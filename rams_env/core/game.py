@@ -23,11 +23,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from rams_env.actions import ActionLayout
-from rams_env.cards import CardError, Pack, check_disjoint, code
-from rams_env.global_state import Place, state_layout
-from rams_env.observation import ObservationLayout
-from rams_env.rules import Rules, RulesError
+from rams_env.core.actions import ActionLayout
+from rams_env.core.cards import CardError, Pack, check_disjoint, code
+from rams_env.core.global_state import Place, state_layout
+from rams_env.core.observation import ObservationLayout
+from rams_env.core.rules import Rules, RulesError
 
 
 class OptionError(ValueError):
@@ -209,7 +209,7 @@ class Game(ABC):
 
         Two deals that differ here are told apart by the rules themselves, not by a leak: the hidden-information
         check (tests/conformance.py) stops comparing them there. Keep it to what the source makes compulsory;
-        a choice belongs in an action (see rams_env/private_choice.py).
+        a choice belongs in an action (see rams_env/core/private_choice.py).
         """
         return None
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rams_env.game import State
-from rams_env.seating import next_seat
-from rams_env.tricks import TrickOrder
+from rams_env.core.game import State
+from rams_env.core.seating import next_seat
+from rams_env.core.tricks import TrickOrder
 
 
 @dataclass

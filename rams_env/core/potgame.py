@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.game import OptionError
-from rams_env.stakes import Ledger
+from rams_env.core.game import OptionError
+from rams_env.core.stakes import Ledger
 
 POT_CARRY_OPTIONS = ("pot", "bankrolls")
 """Reset options of a pot game: chips in the pot and each player's bankroll."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from rams_env.cards import NUM_CARD_CODES, SUITS, RankOrder, code, suit_of
+from rams_env.core.cards import NUM_CARD_CODES, SUITS, RankOrder, code, suit_of
 
 NO_TRUMP = -1
 """Trump suit value for games and deals without a trump suit."""

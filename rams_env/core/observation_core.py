@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.cards import codes
-from rams_env.encoding import put_seat_cards, put_trick
-from rams_env.observation import Field
+from rams_env.core.cards import codes
+from rams_env.core.encoding import put_seat_cards, put_trick
+from rams_env.core.observation import Field
 
 Getter = Callable[[Any], Any]
 

@@ -6,7 +6,7 @@ The tables sit between markers in each rules document::
     <!-- BEGIN GENERATED: observation -->  ...  <!-- END GENERATED: observation -->
     <!-- BEGIN GENERATED: state -->  ...  <!-- END GENERATED: state -->
 
-``python -m rams_env.doctables`` rewrites them; ``--check`` fails if any is stale
+``python -m tests.doctables`` rewrites them; ``--check`` fails if any is stale
 (the test suite runs the check, so docs never disagree with the code).
 """
 
