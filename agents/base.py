@@ -18,7 +18,7 @@ class Agent(Protocol):
 
     name: str
     # Optional class attributes: ``reads_observation`` / ``reads_view`` = False let evaluators skip
-    # building what the agent never reads (training/tournament.py); undeclared means both are read.
+    # building what the agent never reads (evaluation/tournament.py); undeclared means both are read.
 
     def reset(self, seed: int | None = None) -> None:
         """A new episode begins; seed any private randomness from ``seed``."""

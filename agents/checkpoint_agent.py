@@ -1,4 +1,4 @@
-"""An agent that plays a trained checkpoint (weights only: see training/checkpoint.py)."""
+"""An agent that plays a trained checkpoint (weights only: see agents/checkpoint/format.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 
-from training.checkpoint import load_checkpoint
-from training.checkpoint_fit import check_table, fit_weights
+from agents.checkpoint.fit import check_table, fit_weights
+from agents.checkpoint.format import load_checkpoint
 
 
 def build_policy(obs_size: int, n_actions: int, net_arch: list[int]) -> MaskableActorCriticPolicy:
@@ -29,7 +29,7 @@ MASKED_LOGIT = -1e8
 class PolicyAgent:
     """Plays a maskable actor-critic policy greedily (or by sampling with its own generator)."""
 
-    reads_view: ClassVar[bool] = False  # the vector and the mask are all a network reads (training/tournament.py)
+    reads_view: ClassVar[bool] = False  # the vector and the mask are all a network reads (evaluation/tournament.py)
 
     def __init__(self, policy: MaskableActorCriticPolicy, deterministic: bool = True, name: str = "policy") -> None:
         self.policy = policy

@@ -5,7 +5,7 @@
     heuristic:<style>              a named style of it (e.g. Toepen's ``cautious``, ``bluffer``)
     heuristic:<style>,key=value    a style with parameters overridden (``heuristic:bluffer,bluff_rate=0.3``)
     heuristic:<file.yaml>          parameters from a YAML file (a mapping, optionally with ``style:``)
-    checkpoint:<path.zip>          a trained checkpoint (weights only; see training/checkpoint.py)
+    checkpoint:<path.zip>          a trained checkpoint (weights only; see agents/checkpoint/format.py)
     pretrained                     the checkpoint shipped for the game's default rules (agents/pretrained/)
     <checkpoint spec>,allow_rules_mismatch
                                    play it under rules it was not trained with (same input and action sizes);

@@ -19,9 +19,9 @@ import numpy as np
 
 import rams_env
 from benchmarks.env_throughput import pin_one_core
+from evaluation.throughput import cpu_seconds, random_play
 from rams_env.core.observation import OBS_DTYPE
 from rams_env.factory import raw_env
-from training.throughput import cpu_seconds, random_play
 
 DEFAULT = ("toepen:3", "toepen:4", "toepen:8", "mauscheln:4", "lupfen:4", "tippen:4", "fipsen:4")
 

@@ -24,8 +24,8 @@ import statistics
 from collections.abc import Callable
 
 import rams_env
+from evaluation.throughput import preset_for, random_play
 from rams_env.registry import GAMES, game_class
-from training.throughput import preset_for, random_play
 
 PEERS = {
     "texas_holdem_v4": "pettingzoo.classic.texas_holdem_v4",

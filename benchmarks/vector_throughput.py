@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 import rams_env  # noqa: E402
 import rams_env.registry  # noqa: E402
 import rams_env.vector as vector  # noqa: E402
-from training.throughput import cpu_seconds, preset_for, random_play  # noqa: E402
+from evaluation.throughput import cpu_seconds, preset_for, random_play  # noqa: E402
 
 BASELINE = "texas_holdem_v4"
 
@@ -71,7 +71,7 @@ def batched(num_envs: int, players: int, inside: bool, game: str = "toepen",
 
 
 def aec(make: Callable[[], object]) -> Callable[[float], float]:
-    """A timer of an AEC env: training/throughput.py's loop (seeded once, ``reset()`` per episode)."""
+    """A timer of an AEC env: evaluation/throughput.py's loop (seeded once, ``reset()`` per episode)."""
     env, rounds = make(), iter(range(1, 10**6))
     return lambda seconds: random_play(env, seconds, seed=next(rounds), clock=cpu_seconds)[0]
 

@@ -46,7 +46,7 @@ def _reset_peak() -> bool:
 
 def loader(path: Path, _: Path, plan: dict) -> int:
     """The Python loader as commands use it: the registry builds a CheckpointAgent and checks the table."""
-    from training.checkpoint import CheckpointError
+    from agents.checkpoint.format import CheckpointError
 
     try:
         agent_factory(f"checkpoint:{path}", rams_env.make_game("toepen", 4))
@@ -57,14 +57,14 @@ def loader(path: Path, _: Path, plan: dict) -> int:
 
 
 def evaluate(path: Path, _: Path, plan: dict) -> int:
-    from training.evaluate import main
+    from cli.evaluate import main
 
     return main(["--game", "toepen", "--agents", f"checkpoint:{path}", "random", "--deals", "2",
                  "--workers", "1", "--quiet"])
 
 
 def play(path: Path, _: Path, plan: dict) -> int:
-    from training.play import main
+    from cli.play import main
 
     return main(["toepen", "--opponents", f"checkpoint:{path}", "--deals", "1", "--seed", "0"],
                 stdin=io.StringIO(""), stdout=sys.stdout)
@@ -77,7 +77,7 @@ def exploit(path: Path, _: Path, plan: dict) -> int:
 
 
 def bluff(path: Path, _: Path, plan: dict) -> int:
-    from training.bluff import main
+    from evaluation.bluff import main
 
     return main([f"checkpoint:{path}", "--deals", "2", "--no-progress"])
 

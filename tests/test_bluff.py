@@ -17,14 +17,14 @@ import pytest
 import rams_env
 from agents.heuristics.toepen import ToepenHeuristic
 from agents.registry import AgentSpecError
+from evaluation.bluff import main
+from evaluation.bluff.metrics import Thresholds, agent_metrics, knock_metrics
+from evaluation.bluff.position import position, public_voids, unseen_pool
+from evaluation.bluff.record import Decision, Recorder, record_deals
+from evaluation.bluff.runner import Study, expand_specs, run_study
+from evaluation.bluff.winchance import WinChance, wilson
 from rams_env.core.cards import cards, suit_of
 from rams_env.games.toepen.state import Phase, Signal
-from training.bluff import main
-from training.bluff.metrics import Thresholds, agent_metrics, knock_metrics
-from training.bluff.position import position, public_voids, unseen_pool
-from training.bluff.record import Decision, Recorder, record_deals
-from training.bluff.runner import Study, expand_specs, run_study
-from training.bluff.winchance import WinChance, wilson
 
 PLAIN = {"dirty_hands": False, "announcements": False}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training.cli import COMMANDS, main, version
+from cli.main import COMMANDS, main, version
 
 
 def test_help_lists_the_commands(capsys):
@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def heavy_imports_of(argv: list[str]) -> tuple[int, list[str]]:
     """Exit code of ``rams <argv>`` in a fresh interpreter, and which heavy libraries it imported."""
-    code = ("import sys; from training.cli import main; rc = main(sys.argv[1:]); "
+    code = ("import sys; from cli.main import main; rc = main(sys.argv[1:]); "
             f"import json; print(rc, json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
     done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=ROOT,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=120)
@@ -112,8 +112,8 @@ def test_help_texts_show_no_markup(capsys, name):
 
 
 def test_old_option_spellings_still_work_but_are_not_advertised(capsys):
-    from training.bluff import parser as bluff_parser
-    from training.evaluate import build_parser
+    from cli.evaluate import build_parser
+    from evaluation.bluff import parser as bluff_parser
 
     assert bluff_parser().parse_args(["random", "--no-progress"]).quiet
     assert build_parser().parse_args(["--plot", "x"]).plots == "x"
@@ -123,17 +123,17 @@ def test_old_option_spellings_still_work_but_are_not_advertised(capsys):
 
 
 def test_bluff_help_glob_matches_the_snapshots_a_run_writes():
-    import training.bluff
+    import evaluation.bluff
     from training.config import load_config
     from training.pool import SNAPSHOT_DIR
 
-    glob = re.search(r'"checkpoint:(\S+)"', training.bluff.__doc__).group(1)
+    glob = re.search(r'"checkpoint:(\S+)"', evaluation.bluff.__doc__).group(1)
     out_dir = load_config("configs/train/toepen.yaml").out_dir
     assert fnmatch.fnmatch(f"{out_dir}/{SNAPSHOT_DIR}/snapshot_{61440:09d}.zip", glob)
 
 
 def test_evaluate_headline_and_bar_count_games_and_name_the_unit(capsys):
-    from training.tournament import GAMES_PER_CHUNK, chunks
+    from evaluation.tournament import GAMES_PER_CHUNK, chunks
 
     assert main(["evaluate", "--players", "3", "--agents", "random", "random", "--deals", "3", "--workers", "1",
                  "--quiet"]) == 0
@@ -144,8 +144,8 @@ def test_evaluate_headline_and_bar_count_games_and_name_the_unit(capsys):
 
 
 def test_bluff_console_fits_the_width_and_quotes_the_documented_rate():
-    from training.bluff import Study, Thresholds, run_study
-    from training.bluff.report import build, console, fmt_rate
+    from evaluation.bluff import Study, Thresholds, run_study
+    from evaluation.bluff.report import build, console, fmt_rate
 
     doc = build(run_study(Study(("random", "heuristic:bluffer"), deals=6, samples=2), progress=False), Thresholds())
     text = console(doc, width=80)
@@ -190,7 +190,7 @@ def test_the_primer_explains_every_choice_of_the_game():
 
 
 def session(argv: list[str], typed: str) -> str:
-    from training.play import main as play_main
+    from cli.play import main as play_main
 
     out = io.StringIO()
     assert play_main(argv, stdin=io.StringIO(typed), stdout=out) == 0

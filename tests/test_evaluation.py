@@ -11,14 +11,14 @@ import pytest
 import rams_env
 from agents.base import play_episode
 from agents.registry import AgentSpecError, agent_factory
+from cli.evaluate import main as evaluate_main
+from evaluation.baselines import main as baselines_main
+from evaluation.duplicate import duplicate_match, estimate, format_table, t_quantile
+from evaluation.ratings import ELO, bradley_terry, fit_ratings
+from evaluation.report import summarize
+from evaluation.tournament import Plan, Setting, make_factory, play_deal, run_tournament, seatings
 from rams_env.core.cards import card
 from rams_env.games.toepen.game import RANKS
-from training.baselines import main as baselines_main
-from training.evaluate import main as evaluate_main
-from training.evaluation import duplicate_match, estimate, format_table, t_quantile
-from training.ratings import ELO, bradley_terry, fit_ratings
-from training.report import summarize
-from training.tournament import Plan, Setting, make_factory, play_deal, run_tournament, seatings
 
 
 class Calm:

@@ -11,8 +11,8 @@ from agents.base import play_episode
 from agents.heuristics.fipsen import FipsenHeuristic, FipsenParams
 from agents.random_agent import RandomAgent
 from agents.registry import AgentSpecError, agent_factory
+from evaluation.duplicate import duplicate_match
 from tests.scripting import play
-from training.evaluation import duplicate_match
 
 PRESETS = ["thedinghausen", "grossenaspe", "prisdorf", "anseggerfips", "duttfips"]
 STYLES = list(FipsenHeuristic.STYLES)

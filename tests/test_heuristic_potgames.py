@@ -24,8 +24,8 @@ from agents.heuristics.trumpplay import (
 )
 from agents.random_agent import RandomAgent
 from agents.registry import AgentSpecError, agent_factory
+from evaluation.duplicate import duplicate_match
 from rams_env.core.cards import NATURAL_ORDER, PIQUET_32
-from training.evaluation import duplicate_match
 
 HEURISTICS = {"tippen": TippenHeuristic, "mauscheln": MauschelnHeuristic, "lupfen": LupfenHeuristic}
 PACK = PIQUET_32.codes

@@ -16,9 +16,9 @@ import rams_env
 from agents.heuristics.toepen import ToepenHeuristic, ToepenParams
 from agents.heuristics.toepen_strength import hand_strength, is_dirty
 from agents.registry import AgentSpecError, agent_factory
+from evaluation.duplicate import duplicate_match
 from rams_env.games.toepen import Phase
 from rams_env.games.toepen.rules import ToepenRules
-from training.evaluation import duplicate_match
 
 NO_EXTRAS = {"dirty_hands": False, "announcements": False}
 STYLES = list(ToepenHeuristic.STYLES)

@@ -15,10 +15,10 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 import rams_env  # noqa: E402
+from agents.checkpoint.format import MAX_PARAMETERS, CheckpointError, load_checkpoint, parameter_count  # noqa: E402
 from agents.registry import agent_factory  # noqa: E402
 from tests.hostile_checkpoints import EXPECT, MARKER, NET_ARCH, STEPS, Corpus, build_everywhere, build_resume_only  # noqa: E402
 from tests.hostile_runner import SCOPES  # noqa: E402
-from training.checkpoint import MAX_PARAMETERS, CheckpointError, load_checkpoint, parameter_count  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAIN = ["total_timesteps=256", "n_envs=2", "ppo.n_steps=128", "ppo.batch_size=128", "ppo.n_epochs=1",
@@ -111,7 +111,7 @@ def test_the_valid_checkpoint_passes_the_same_entry_points(refusals):
 def test_the_command_line_exits_with_status_2_and_one_line(refusals, tmp_path):
     """The entry points above were called in one process; here two run as the real ``rams`` command."""
     paths = {file: path for file, (path, _) in refusals["files"].items()}
-    rams = [sys.executable, "-m", "training.cli"]
+    rams = [sys.executable, "-m", "cli"]
     commands = {"bomb_policy": [*rams, "evaluate", "--game", "toepen", "--agents", f"checkpoint:{paths['bomb_policy']}",
                                 "random", "--quiet"],
                 "pickle_payload": [*rams, "play", "toepen", "--opponents", f"checkpoint:{paths['pickle_payload']}"]}

@@ -9,10 +9,10 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 import rams_env  # noqa: E402
+from agents.checkpoint.format import load_checkpoint  # noqa: E402
 from agents.checkpoint_agent import build_policy  # noqa: E402
 from agents.registry import agent_factory  # noqa: E402
 from tests.test_training import TINY  # noqa: E402
-from training.checkpoint import load_checkpoint  # noqa: E402
 from training.config import ConfigError, load_config  # noqa: E402
 from training.imitation import agreement, discounted, fit, record  # noqa: E402
 from training.single_seat import SingleSeatEnv  # noqa: E402

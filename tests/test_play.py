@@ -12,7 +12,7 @@ import rams_env
 from agents.heuristics.base import HeuristicAgent
 from agents.human import HumanAgent, InvalidChoice, QuitSession, parse_choice
 from agents.registry import HEURISTICS
-from training.play import main
+from cli.play import main
 
 SHORT = {  # rules that keep a session to a deal or two
     "toepen": ["lives=2"],
@@ -214,7 +214,7 @@ def test_default_opponents_are_the_heuristic_when_the_game_has_one(monkeypatch):
 
 
 def test_rams_play_is_reachable_from_the_rams_command(capsys):
-    from training.cli import main as rams
+    from cli.main import main as rams
 
     assert rams(["play", "--help"]) == 0
     out = capsys.readouterr().out

@@ -16,6 +16,7 @@ import rams_env  # noqa: E402
 from agents.checkpoint_agent import PolicyAgent, build_policy  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402
 from agents.registry import agent_factory  # noqa: E402
+from evaluation.tournament import Plan, Setting, run_tournament  # noqa: E402
 from training.config import ConfigError, load_config  # noqa: E402
 from training.pool import (  # noqa: E402
     PRIORITY_FLOOR,
@@ -25,7 +26,6 @@ from training.pool import (  # noqa: E402
     snapshot_weights,
 )
 from training.single_seat import SingleSeatEnv  # noqa: E402
-from training.tournament import Plan, Setting, run_tournament  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -269,7 +269,7 @@ def _scalar_tags(logdir: Path) -> set[str]:
 
 
 def test_snapshot_results_survive_resume(two_runs):
-    from training.checkpoint import load_checkpoint
+    from agents.checkpoint.format import load_checkpoint
     from training.train import Run
 
     out = two_runs[0]

@@ -23,7 +23,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
+from agents.checkpoint.format import load_checkpoint, save_checkpoint  # noqa: E402
 from training.outputs import OutputError, check_outputs  # noqa: E402
 from training.rundir import RUN_FILES, prepare_run_dir  # noqa: E402
 from training.stopping import StopRequest  # noqa: E402
@@ -56,7 +56,7 @@ def test_ctrl_c_saves_last_zip_and_the_resumed_run_equals_an_uninterrupted_one(t
 
     steps = 1536
     stopped, whole = tmp_path / "stopped", tmp_path / "whole"
-    cmd = [sys.executable, "-m", "training.cli", "train", *train_args(stopped, steps)]
+    cmd = [sys.executable, "-m", "cli", "train", *train_args(stopped, steps)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
     while time.time() < deadline and not (stopped / "last.zip").exists():  # the first checkpoint: 512 steps
@@ -70,7 +70,7 @@ def test_ctrl_c_saves_last_zip_and_the_resumed_run_equals_an_uninterrupted_one(t
     assert f"saved {stopped / 'last.zip'}" in err and not partial_files(stopped)
     resume = shlex.split(err.split("resume with: ")[1].strip())
     assert resume[:2] == ["rams", "train"] and resume[-1] == "--resume"
-    done = subprocess.run([sys.executable, "-m", "training.cli", *resume[1:]], cwd=ROOT, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "cli", *resume[1:]], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert main(train_args(whole, steps)) == 0
@@ -125,7 +125,7 @@ def test_a_signal_asks_to_stop_and_a_second_one_stops_at_once():
 
 def test_an_interrupt_while_saving_leaves_the_previous_checkpoint_whole(tmp_path, monkeypatch):
     """A second Ctrl-C lands in the middle of writing last.zip: the old file stays, nothing half-written."""
-    import training.checkpoint as checkpoint
+    import agents.checkpoint.format as checkpoint
     from agents.checkpoint_agent import build_policy
 
     policy = build_policy(4, 3, [8])
@@ -226,8 +226,8 @@ def commands(bad: Path) -> dict[str, list[str]]:
             "bluff": ["heuristic", "--deals", "20", "--markdown", str(bad / "x.md")]}
 
 
-MODULES = {"train": "training.train", "evaluate": "training.evaluate", "baselines": "training.baselines",
-           "exploit": "training.exploit", "bluff": "training.bluff"}
+MODULES = {"train": "training.train", "evaluate": "cli.evaluate", "baselines": "evaluation.baselines",
+           "exploit": "training.exploit", "bluff": "evaluation.bluff"}
 
 
 @pytest.mark.parametrize("command", ["train", "train --export", "evaluate", "baselines", "exploit", "bluff"])

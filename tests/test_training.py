@@ -21,9 +21,9 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 import rams_env  # noqa: E402
+from agents.checkpoint.format import CheckpointError, load_checkpoint, save_checkpoint  # noqa: E402
 from agents.checkpoint_agent import CheckpointAgent, build_policy  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402
-from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint  # noqa: E402
 from training.config import ConfigError, load_config  # noqa: E402
 from training.single_seat import SingleSeatEnv  # noqa: E402
 from training.streams import snapshots_in_play  # noqa: E402
@@ -184,7 +184,7 @@ def test_smoke_training_run_writes_checkpoints_results_and_logs(tiny_run):
 
 def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     overrides = [s.replace("total_timesteps=1024", "total_timesteps=6144") for s in TINY]
-    cmd = [sys.executable, "-m", "training.cli", "train", "configs/train/toepen.yaml", "--quiet",
+    cmd = [sys.executable, "-m", "cli", "train", "configs/train/toepen.yaml", "--quiet",
            *[f"--set={s}" for s in overrides], f"--set=out_dir={tmp_path}"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 120

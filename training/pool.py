@@ -43,10 +43,10 @@ import numpy as np
 import torch
 
 from agents.base import Agent
+from agents.checkpoint.fit import RUN_HINT, check_table, fit_weights
+from agents.checkpoint.format import CheckpointError, load_checkpoint, save_checkpoint
 from agents.checkpoint_agent import PolicyAgent, build_policy
 from agents.registry import AgentFactory, AgentSpecError, agent_factory
-from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from training.checkpoint_fit import RUN_HINT, check_table, fit_weights
 
 SELF, SNAPSHOTS = "self", "snapshots"
 SNAPSHOT_DIR = "snapshots"
@@ -222,7 +222,7 @@ class OpponentPool:
         return {s.steps: s.rate for s in self.snapshots if s.deals}
 
     def entrants(self, learner: str = "learner") -> dict[str, AgentFactory]:
-        """The live policy and the kept snapshots as greedy tournament entrants (training/tournament.py).
+        """The live policy and the kept snapshots as greedy tournament entrants (evaluation/tournament.py).
 
         A snapshot with the live policy's very weights (the one taken at the step of an evaluation) is left
         out: it would only replay the learner's games, and its pairs are a quarter of a five-snapshot round robin.

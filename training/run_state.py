@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from training.checkpoint import META, CheckpointError
+from agents.checkpoint.format import META, CheckpointError
 
 
 def _number(value: Any) -> bool:

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from training.checkpoint import CheckpointError
+from agents.checkpoint.format import CheckpointError
 
 
 def capture(model) -> dict[str, Any]:

@@ -43,27 +43,27 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from tqdm import tqdm
 
 import rams_env
+from agents.checkpoint.fit import RUN_HINT, check_table, fit_optimizer, fit_weights
+from agents.checkpoint.format import CheckpointError, load_checkpoint, save_checkpoint
 from agents.checkpoint_agent import PolicyAgent
 from agents.registry import agent_factory
-from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from training.checkpoint_fit import RUN_HINT, check_table, fit_optimizer, fit_weights
+from evaluation.duplicate import MatchResult, duplicate_match, format_table
+from evaluation.ratings import Ratings, fit_ratings
+from evaluation.tournament import Plan, Setting, run_tournament
 from training.config import ConfigError, TrainConfig, as_dict, load_config
-from training.evaluation import MatchResult, duplicate_match, format_table
 from training.imitation import fit, record
 from training.outputs import check_outputs, write_text
 from training.pool import SNAPSHOT_PREFIX, OpponentPool
-from training.ratings import Ratings, fit_ratings
 from training.run_plot import LEARNER, plot_history
 from training.run_state import check_run_meta
 from training.rundir import LAST, RunDirError, prepare_run_dir
 from training.single_seat import SingleSeatEnv
 from training.stopping import Interrupted, StopRequest
 from training.streams import capture, restore, snapshots_in_play
-from training.tournament import Plan, Setting, run_tournament
 from training.train_args import build_parser
 
 RATINGS_ANCHOR = "random"
-"""Always among the rated agents: the Elo scale's zero (training/ratings.py), comparable across runs."""
+"""Always among the rated agents: the Elo scale's zero (evaluation/ratings.py), comparable across runs."""
 
 
 class TrainingMonitor(BaseCallback):
@@ -180,7 +180,7 @@ class Run:
 
     def resume(self) -> None:
         """Continue from ``last.zip``: weights, optimizer, step counter, evaluation history, pool snapshots.
-        Each part is checked before it is used (training/checkpoint_fit.py, training/run_state.py): a refused
+        Each part is checked before it is used (agents/checkpoint/fit.py, training/run_state.py): a refused
         file is a CheckpointError, which ends the command with one line."""
         path = self.out / "last.zip"
         meta, state, optimizer = load_checkpoint(path, with_optimizer=True)
@@ -235,7 +235,7 @@ class Run:
 
     def rate(self, progress: bool = False) -> Ratings:
         """Elo-scale ratings (random = 0) of the greedy learner, the kept snapshots and the baselines: a short
-        duplicate-deal round robin in this process (training/tournament.py, training/ratings.py)."""
+        duplicate-deal round robin in this process (evaluation/tournament.py, evaluation/ratings.py)."""
         cfg = self.config
         entrants = self.pool.entrants(learner=LEARNER)
         specs = list(dict.fromkeys([*cfg.eval.baselines, RATINGS_ANCHOR]))

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from cli.usage import Parser, UsageError, yaml_problem
 from training.config import TrainConfig, load_config
-from training.usage import Parser, UsageError, yaml_problem
 
 
 def build_parser(doc: str | None) -> argparse.ArgumentParser:

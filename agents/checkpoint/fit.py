@@ -14,8 +14,8 @@ from typing import Any
 
 import torch
 
+from agents.checkpoint.format import ADAM_MOMENTS, OPTIMIZER, POLICY, CheckpointError
 from agents.registry import ALLOW_RULES_MISMATCH
-from training.checkpoint import ADAM_MOMENTS, OPTIMIZER, POLICY, CheckpointError
 
 SHOWN = 3
 """Differences named in a message before "and N more"."""

@@ -12,7 +12,7 @@ B hold every seat's cards equally often, so the luck of the cards cancels. The p
 for the deal is the mean over its seatings of (mean payoff of A's seats - mean payoff of B's
 seats): how much more a seat held by A earns per deal than a seat held by B. Deal seeds are
 the independent units (each one averaged over its seatings first), so intervals come from
-the spread between deal seeds (see training/evaluation.py).
+the spread between deal seeds (see evaluation/duplicate.py).
 
 Every game of a deal seeds its agents from (s, d, pair, seating), so a result depends on
 nothing but the plan: deals are cut into chunks, played by worker processes ('spawn'

@@ -1,7 +1,7 @@
 """``rams evaluate``: a duplicate-deal tournament among agents, with a pairwise matrix and ratings.
 
 Every pair of agents plays every deal seed with one agent alone against the other in every
-seat, both ways round, so the luck of the cards cancels (training/tournament.py). Prints a
+seat, both ways round, so the luck of the cards cancels (evaluation/tournament.py). Prints a
 table of each agent's payoff per deal, its advantage over the field, its Bradley-Terry rating
 (Elo scale, random = 0) and the pairwise matrix, all with 95% intervals over deal seeds.
 The same seed and agents give the same numbers, whatever the number of workers.
@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import rams_env
+from cli.usage import Parser, UsageError, at_least, command, hidden_alias, parse_rules
+from evaluation.report import console, markdown, plot, summarize
+from evaluation.tournament import Plan, Setting, run_tournament
 from training.outputs import OutputError, check_outputs
-from training.report import console, markdown, plot, summarize
-from training.tournament import Plan, Setting, run_tournament
-from training.usage import Parser, UsageError, at_least, command, hidden_alias, parse_rules
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -20,11 +20,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from training.bluff.metrics import Thresholds, agent_metrics
-from training.bluff.record import Decision, Recorder, record_deals
-from training.bluff.runner import Study, expand_specs, run_study, validate
-from training.bluff.winchance import Estimate, WinChance, wilson
-from training.usage import Parser, UsageError, at_least, command, hidden_alias
+from cli.usage import Parser, UsageError, at_least, command, hidden_alias
+from evaluation.bluff.metrics import Thresholds, agent_metrics
+from evaluation.bluff.record import Decision, Recorder, record_deals
+from evaluation.bluff.runner import Study, expand_specs, run_study, validate
+from evaluation.bluff.winchance import Estimate, WinChance, wilson
 
 __all__ = ["Decision", "Estimate", "Recorder", "Study", "Thresholds", "WinChance", "agent_metrics", "main",
            "record_deals", "run_study", "wilson"]
@@ -64,7 +64,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     at_least(args.workers, 1, "--workers")
-    from training.bluff import report
+    from evaluation.bluff import report
     from training.outputs import OutputError, check_outputs
 
     try:
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.markdown, "w") as f:
             f.write(report.markdown(doc))
     if args.plots:
-        from training.bluff.plots import plot_all
+        from evaluation.bluff.plots import plot_all
 
         for path in plot_all(doc, args.plots):
             print(f"wrote {path}")

@@ -14,7 +14,7 @@ import time
 import rams_env
 from agents.base import play_episode
 from agents.random_agent import RandomAgent
-from training.usage import Parser, at_least, command
+from cli.usage import Parser, at_least, command
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

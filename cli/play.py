@@ -30,8 +30,8 @@ import rams_env
 from agents.base import Agent
 from agents.human import HumanAgent, QuitSession, primer
 from agents.registry import AgentFactory, AgentSpecError, agent_factory, heuristic_class
+from cli.usage import Parser, UsageError, command, parse_rules
 from rams_env.core.cards import code
-from training.usage import Parser, UsageError, command, parse_rules
 
 SEAT_KEYS = frozenset({"winner", "declarer", "sneaker", "lifter", "claimant", "challenger", "privileged",
                        "race_winner", "player", "last_knocker", "three_unters"})

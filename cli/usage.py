@@ -1,6 +1,6 @@
 """Bad input on the command line: one clear line on stderr and exit code 2, never a traceback.
 
-Every ``rams`` subcommand goes through :func:`command` (training/cli.py wraps each one, and the
+Every ``rams`` subcommand goes through :func:`command` (cli/main.py wraps each one, and the
 subcommand modules wrap their own ``main`` so it behaves the same when called directly). Which
 exceptions count as bad input is listed once here, by name, so that listing them imports nothing:
 a checkpoint error is recognised without importing torch.
@@ -20,12 +20,12 @@ class UsageError(ValueError):
 
 
 INPUT_ERRORS = frozenset({
-    "training.usage.UsageError",
+    "cli.usage.UsageError",
     "rams_env.core.rules.RulesError",  # an unknown preset, rule option or value; a bad table size
     "rams_env.core.game.OptionError",  # an unknown environment option
     "agents.registry.AgentSpecError",  # an unknown agent spec or style
     "training.config.ConfigError",  # an unknown key or bad value in a training config
-    "training.checkpoint.CheckpointError",  # a missing, corrupt or foreign checkpoint
+    "agents.checkpoint.format.CheckpointError",  # a missing, corrupt or foreign checkpoint
     "training.pool.PoolError",  # a bad opponent pool in a config
 })
 """Exceptions that mean bad input, not a bug (qualified class names; subclasses count too)."""

@@ -5,7 +5,7 @@ with ``torch.save``), plus ``optimizer.pt`` for resuming. Loading, in this order
 nothing large is decompressed and no network is built before its size is known:
 
 1. the file is at most ``MAX_FILE_BYTES`` on disk, its zip directory small, its members exactly
-   the expected ones, stored or deflated, each declared within its cap (training/safe_zip.py);
+   the expected ones, stored or deflated, each declared within its cap (agents/checkpoint/safe_zip.py);
 2. ``meta.json`` (at most ``MAX_META_BYTES``, read with a hard cap) is JSON nested at most
    ``MAX_JSON_DEPTH`` deep and names the game, the sizes, the network and the steps;
 3. the network those sizes describe has at most ``MAX_PARAMETERS`` weights, which caps what
@@ -30,8 +30,8 @@ from typing import Any
 
 import torch
 
+from agents.checkpoint.safe_zip import ZipRefused, check_members, check_stored_archive, open_bounded, read_bounded
 from training.outputs import atomic_file
-from training.safe_zip import ZipRefused, check_members, check_stored_archive, open_bounded, read_bounded
 
 FORMAT = "rams-checkpoint"
 VERSION = 1

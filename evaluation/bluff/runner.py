@@ -20,8 +20,8 @@ from tqdm import tqdm
 
 import rams_env
 from agents.registry import ALLOW_RULES_MISMATCH, AgentSpecError, agent_factory, split_checkpoint_option
-from training.bluff.record import SELF, Decision, record_deals
-from training.bluff.winchance import WinChance
+from evaluation.bluff.record import SELF, Decision, record_deals
+from evaluation.bluff.winchance import WinChance
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from training.bluff.metrics import Thresholds, agent_metrics, bin_labels
-from training.bluff.runner import Results
+from evaluation.bluff.metrics import Thresholds, agent_metrics, bin_labels
+from evaluation.bluff.runner import Results
 
 SUMMARY = [  # (column, path into the metrics, kind)
     ("knock", ("knocks", "knock_rate"), "rate"),

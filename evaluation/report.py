@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from training.evaluation import estimate
-from training.ratings import fit_ratings, outcomes
-from training.tournament import Tournament
+from evaluation.duplicate import estimate
+from evaluation.ratings import fit_ratings, outcomes
+from evaluation.tournament import Tournament
 
 SCHEME = ("each deal seed is played, for every pair (A, B), with A in one seat and B in the others and with "
           "B in one seat and A in the others, rotated through every seat; a sample is the deal's mean over "

@@ -1,17 +1,17 @@
 """The ``rams`` command: one entry point, one module per subcommand.
 
     rams train     train a self-play agent from a YAML config, evaluate it (training/train.py)
-    rams demo      play a batch of deals among random agents and print the result (training/demo.py)
-    rams evaluate  duplicate-deal tournament among agents, with ratings (training/evaluate.py)
-    rams baselines the baseline tables of docs/baselines.md, regenerated (training/baselines.py)
-    rams play      play a session in the terminal against agents (training/play.py)
+    rams demo      play a batch of deals among random agents and print the result (cli/demo.py)
+    rams evaluate  duplicate-deal tournament among agents, with ratings (cli/evaluate.py)
+    rams baselines the baseline tables of docs/baselines.md, regenerated (evaluation/baselines.py)
+    rams play      play a session in the terminal against agents (cli/play.py)
     rams exploit   train a best response against a frozen agent: its exploitability (training/exploit.py)
-    rams bluff     measure knocking, folding and dirty-hand bluffs in Toepen (training/bluff/)
+    rams bluff     measure knocking, folding and dirty-hand bluffs in Toepen (evaluation/bluff/)
 
 Each subcommand has its own ``--help``. Nothing here imports torch: a subcommand imports it only
 when it builds a network, so ``--help`` and bad input answer at once (torch, Stable-Baselines3 and
 matplotlib take seconds to import). Bad input ends with one line on stderr and exit code 2
-(training/usage.py).
+(cli/usage.py).
 """
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ from __future__ import annotations
 import importlib
 import sys
 
-from training.usage import command
+from cli.usage import command
 
 COMMANDS = {  # name: (module with main(argv), module that checks argv cheaply first or None, one-line help)
     "train": ("training.train", "training.train_args", "train a self-play agent from a YAML config and evaluate it"),
-    "demo": ("training.demo", None, "play a batch of deals among random agents and print the result"),
-    "evaluate": ("training.evaluate", None, "duplicate-deal tournament among agents, with ratings and plots"),
-    "baselines": ("training.baselines", None, "regenerate the baseline tables of docs/baselines.md"),
-    "play": ("training.play", None, "play a session in the terminal against scripted or trained agents"),
+    "demo": ("cli.demo", None, "play a batch of deals among random agents and print the result"),
+    "evaluate": ("cli.evaluate", None, "duplicate-deal tournament among agents, with ratings and plots"),
+    "baselines": ("evaluation.baselines", None, "regenerate the baseline tables of docs/baselines.md"),
+    "play": ("cli.play", None, "play a session in the terminal against scripted or trained agents"),
     "exploit": ("training.exploit", None, "train a best response against a frozen agent and report its gain"),
-    "bluff": ("training.bluff", None, "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
+    "bluff": ("evaluation.bluff", None, "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
 }
 
 

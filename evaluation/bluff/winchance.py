@@ -31,11 +31,11 @@ from itertools import combinations
 
 import numpy as np
 
+from evaluation.bluff.position import Position, position
 from rams_env.core.cards import RANKS, suit_of
 from rams_env.core.tricks import winner_with_precedence
 from rams_env.games.toepen.rules import FoldedWinner
 from rams_env.games.toepen.state import Signal, ToepenState
-from training.bluff.position import Position, position
 
 REFERENCE_POLICIES = ("low", "random")
 TEN, JACK = RANKS.index("10"), RANKS.index("J")

@@ -4,7 +4,7 @@ Card games are noisy, so an agent is judged on *duplicate deals*: the same seede
 replayed with the agents in different seats, and the results of one deal seed are averaged
 into one sample. Samples of different deal seeds are independent; the 95% interval of their
 mean is Student's t interval (mean +- t(0.975, n-1) * sd / sqrt(n)). Tournaments among many
-agents are in ``training/tournament.py``; this module keeps the trainer's API:
+agents are in ``evaluation/tournament.py``; this module keeps the trainer's API:
 
 ``duplicate_match`` plays one candidate *object* (e.g. the learner's policy, in process) from
 every seat against a baseline in all other seats, and the baseline itself in that seat as the

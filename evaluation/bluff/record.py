@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 
 from agents.registry import agent_factory
+from evaluation.bluff.position import position
+from evaluation.bluff.winchance import WinChance
 from rams_env.core.cards import rank_of
 from rams_env.games.toepen.game import DIRTY_RANKS
 from rams_env.games.toepen.state import Phase, ToepenState
-from training.bluff.position import position
-from training.bluff.winchance import WinChance
 
 KINDS = ("knock", "check", "stay", "fold", "dirty", "keep", "challenge", "accept")
 PHASE_KINDS = {Phase.PLAY: ("knock", "check"), Phase.WINDOW: ("knock", "check"), Phase.RESPOND: ("stay", "fold"),

@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from training.bluff.record import Decision
-from training.bluff.winchance import wilson
+from evaluation.bluff.record import Decision
+from evaluation.bluff.winchance import wilson
 
 
 @dataclass(frozen=True)

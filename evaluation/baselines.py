@@ -25,12 +25,12 @@ from typing import Any
 from tqdm import tqdm
 
 import rams_env
+from cli.usage import Parser, UsageError, at_least, command
+from evaluation.report import SCHEME, agent_rows, matrix_rows, summarize
+from evaluation.throughput import random_play
+from evaluation.tournament import Plan, Setting, Table, run_tournament
 from rams_env.registry import game_class
 from training.outputs import OutputError, check_outputs
-from training.report import SCHEME, agent_rows, matrix_rows, summarize
-from training.throughput import random_play
-from training.tournament import Plan, Setting, Table, run_tournament
-from training.usage import Parser, UsageError, at_least, command
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "baselines.md"
 PERSONALITIES = ("heuristic", "heuristic:cautious", "heuristic:honest", "heuristic:bluffer", "heuristic:caller",
