@@ -24,6 +24,7 @@ from typing import Any
 
 from agents.base import Agent
 from agents.random_agent import RandomAgent
+from rams_env.core.keyvalue import parse_assignments
 
 ALLOW_RULES_MISMATCH = "allow_rules_mismatch"
 """Checkpoint-spec option: play under rules the checkpoint was not trained with (sizes must still match)."""
@@ -57,16 +58,8 @@ def heuristic_class(game: str) -> type:
 
 
 def parse_params(items: list[str]) -> dict[str, Any]:
-    """``["bluff_rate=0.3", "knock=true"]`` -> typed values (YAML scalars)."""
-    import yaml
-
-    params = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise AgentSpecError(f"agent parameter {item!r} is not key=value")
-        params[key.strip()] = yaml.safe_load(value)
-    return params
+    """``["bluff_rate=0.3", "knock=true"]`` -> typed values (YAML scalars; rams_env/core/keyvalue.py)."""
+    return parse_assignments(items, "agent parameter", AgentSpecError)
 
 
 def _heuristic_factory(game, arg: str) -> AgentFactory:

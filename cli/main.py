@@ -1,17 +1,20 @@
 """The ``rams`` command: one entry point, one module per subcommand.
 
-    rams train     train a self-play agent from a YAML config, evaluate it (training/train.py)
+    rams train     train a self-play agent from a YAML config, evaluate it (cli/train.py)
     rams demo      play a batch of deals among random agents and print the result (cli/demo.py)
     rams evaluate  duplicate-deal tournament among agents, with ratings (cli/evaluate.py)
-    rams baselines the baseline tables of docs/baselines.md, regenerated (evaluation/baselines.py)
+    rams baselines the baseline tables of docs/baselines.md, regenerated (cli/baselines.py)
     rams play      play a session in the terminal against agents (cli/play.py)
-    rams exploit   train a best response against a frozen agent: its exploitability (training/exploit.py)
-    rams bluff     measure knocking, folding and dirty-hand bluffs in Toepen (evaluation/bluff/)
+    rams exploit   train a best response against a frozen agent: its exploitability (cli/exploit.py)
+    rams bluff     measure knocking, folding and dirty-hand bluffs in Toepen (cli/bluff.py)
 
 Each subcommand has its own ``--help``. Nothing here imports torch: a subcommand imports it only
 when it builds a network, so ``--help`` and bad input answer at once (torch, Stable-Baselines3 and
 matplotlib take seconds to import). Bad input ends with one line on stderr and exit code 2
 (cli/usage.py).
+
+The floors, lowest first: rams_env < agents < evaluation < training < cli (tests/test_layers.py): each
+subcommand's command line lives here, its work in the floor below.
 """
 
 from __future__ import annotations
@@ -22,13 +25,13 @@ import sys
 from cli.usage import command
 
 COMMANDS = {  # name: (module with main(argv), module that checks argv cheaply first or None, one-line help)
-    "train": ("training.train", "training.train_args", "train a self-play agent from a YAML config and evaluate it"),
+    "train": ("cli.train", "cli.train_args", "train a self-play agent from a YAML config and evaluate it"),
     "demo": ("cli.demo", None, "play a batch of deals among random agents and print the result"),
     "evaluate": ("cli.evaluate", None, "duplicate-deal tournament among agents, with ratings and plots"),
-    "baselines": ("evaluation.baselines", None, "regenerate the baseline tables of docs/baselines.md"),
+    "baselines": ("cli.baselines", None, "regenerate the baseline tables of docs/baselines.md"),
     "play": ("cli.play", None, "play a session in the terminal against scripted or trained agents"),
-    "exploit": ("training.exploit", None, "train a best response against a frozen agent and report its gain"),
-    "bluff": ("evaluation.bluff", None, "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
+    "exploit": ("cli.exploit", None, "train a best response against a frozen agent and report its gain"),
+    "bluff": ("cli.bluff", None, "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
 }
 
 

@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from rams_env.core.keyvalue import parse_assignments, yaml_problem
+
 
 class UsageError(ValueError):
     """A command line that cannot run: a bad number, a bad key=value, a path that cannot be written."""
@@ -37,15 +39,6 @@ def is_input_error(err: BaseException) -> bool:
     if isinstance(err, OSError) or (yaml is not None and isinstance(err, yaml.YAMLError)):
         return True
     return any(f"{cls.__module__}.{cls.__qualname__}" in INPUT_ERRORS for cls in type(err).__mro__)
-
-
-def yaml_problem(err: Exception) -> str:
-    """A YAML error on one line: the problem and where (PyYAML's own text spans several lines)."""
-    problem = getattr(err, "problem", None)
-    mark = getattr(err, "problem_mark", None)
-    if problem is None or mark is None:
-        return "malformed YAML: " + " ".join(str(err).split())
-    return f"malformed YAML: {problem} at line {mark.line + 1}, column {mark.column + 1}"
 
 
 def one_line(err: BaseException) -> str:
@@ -75,19 +68,8 @@ def command(prog: str) -> Callable[[Callable[..., int | None]], Callable[..., in
 
 
 def parse_rules(items: list[str], option: str = "--rules") -> dict[str, Any]:
-    """``["lives=15", "knock_timing=any_time"]`` -> typed rule options (values read as YAML scalars)."""
-    import yaml
-
-    rules = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"{option} {item!r} is not key=value")
-        try:
-            rules[key.strip()] = yaml.safe_load(value)
-        except yaml.YAMLError as err:
-            raise UsageError(f"{option} {item!r}: {yaml_problem(err)}") from None
-    return rules
+    """``["lives=15", "knock_timing=any_time"]`` -> typed rule options (rams_env/core/keyvalue.py)."""
+    return parse_assignments(items, option, UsageError)
 
 
 def at_least(value: int, lowest: int, option: str) -> int:

@@ -71,19 +71,19 @@ def play(path: Path, _: Path, plan: dict) -> int:
 
 
 def exploit(path: Path, _: Path, plan: dict) -> int:
-    from training.exploit import main
+    from cli.exploit import main
 
     return main([str(path), "--game", "toepen", "--steps", "64", "--deals", "2", "--quiet"])
 
 
 def bluff(path: Path, _: Path, plan: dict) -> int:
-    from evaluation.bluff import main
+    from cli.bluff import main
 
     return main([f"checkpoint:{path}", "--deals", "2", "--no-progress"])
 
 
 def _train(run: Path, plan: dict, *extra: str) -> int:
-    from training.train import main
+    from cli.train import main
 
     return main([plan["config"], "--quiet", *[f"--set={s}" for s in plan["train"]], f"--set=out_dir={run}", *extra])
 

@@ -17,7 +17,7 @@ import pytest
 import rams_env
 from agents.heuristics.toepen import ToepenHeuristic
 from agents.registry import AgentSpecError
-from evaluation.bluff import main
+from cli.bluff import main
 from evaluation.bluff.metrics import Thresholds, agent_metrics, knock_metrics
 from evaluation.bluff.position import position, public_voids, unseen_pool
 from evaluation.bluff.record import Decision, Recorder, record_deals

@@ -113,7 +113,7 @@ def test_help_texts_show_no_markup(capsys, name):
 
 def test_old_option_spellings_still_work_but_are_not_advertised(capsys):
     from cli.evaluate import build_parser
-    from evaluation.bluff import parser as bluff_parser
+    from cli.bluff import parser as bluff_parser
 
     assert bluff_parser().parse_args(["random", "--no-progress"]).quiet
     assert build_parser().parse_args(["--plot", "x"]).plots == "x"
@@ -123,11 +123,11 @@ def test_old_option_spellings_still_work_but_are_not_advertised(capsys):
 
 
 def test_bluff_help_glob_matches_the_snapshots_a_run_writes():
-    import evaluation.bluff
+    import cli.bluff
     from training.config import load_config
     from training.pool import SNAPSHOT_DIR
 
-    glob = re.search(r'"checkpoint:(\S+)"', evaluation.bluff.__doc__).group(1)
+    glob = re.search(r'"checkpoint:(\S+)"', cli.bluff.__doc__).group(1)
     out_dir = load_config("configs/train/toepen.yaml").out_dir
     assert fnmatch.fnmatch(f"{out_dir}/{SNAPSHOT_DIR}/snapshot_{61440:09d}.zip", glob)
 

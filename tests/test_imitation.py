@@ -88,7 +88,7 @@ def test_bad_warm_start_settings_are_rejected_by_name(override, key):
 
 
 def test_trainer_warm_starts_once_and_resume_does_not_repeat_it(tmp_path):
-    from training.train import main
+    from cli.train import main
 
     warm = ["warm_start.teacher=heuristic", "warm_start.decisions=500", "warm_start.epochs=2"]
     args = ["configs/train/lupfen.yaml", "--quiet", *[f"--set={s}" for s in [*TINY, *warm]],

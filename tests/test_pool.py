@@ -230,7 +230,7 @@ TINY = ["total_timesteps=768", "n_envs=2", "ppo.n_steps=128", "ppo.batch_size=12
 
 
 def _train(out: Path) -> dict:
-    from training.train import main
+    from cli.train import main
 
     assert main(["configs/train/toepen.yaml", "--quiet", *[f"--set={s}" for s in TINY], f"--set=out_dir={out}"]) == 0
     return json.loads((out / "results.json").read_text())

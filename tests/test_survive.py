@@ -52,7 +52,7 @@ def partial_files(out: Path) -> list[Path]:
 def test_ctrl_c_saves_last_zip_and_the_resumed_run_equals_an_uninterrupted_one(tmp_path):
     """SIGINT mid-training: exit 130, last.zip saved, one line says how to resume; that command finishes the
     run, and its final weights and evaluation equal those of the same run never interrupted."""
-    from training.train import main
+    from cli.train import main
 
     steps = 1536
     stopped, whole = tmp_path / "stopped", tmp_path / "whole"
@@ -148,7 +148,7 @@ def test_partial_files_of_a_killed_write_are_removed_at_the_next_start(tmp_path)
     (tmp_path / "snapshots").mkdir()
     (tmp_path / "last.zip").write_bytes(b"kept")
     for target in (tmp_path / "last.zip", tmp_path / "snapshots" / "snapshot_000000256.zip"):
-        killed = (f"import os; from training.outputs import atomic_file\n"
+        killed = (f"import os; from agents.checkpoint.atomic import atomic_file\n"
                   f"with atomic_file({str(target)!r}) as f:\n    f.write(b'half'); f.flush(); os._exit(9)")
         assert subprocess.run([sys.executable, "-c", killed], cwd=ROOT).returncode == 9
     orphans = partial_files(tmp_path)
@@ -162,7 +162,7 @@ def test_partial_files_of_a_killed_write_are_removed_at_the_next_start(tmp_path)
 
 
 def test_a_folder_holding_a_run_is_refused_and_overwrite_deletes_only_the_run(tmp_path, capsys):
-    from training.train import main
+    from cli.train import main
 
     for name in RUN_FILES:
         (tmp_path / name).mkdir() if "." not in name else (tmp_path / name).write_text(name)
@@ -179,7 +179,7 @@ def test_a_folder_holding_a_run_is_refused_and_overwrite_deletes_only_the_run(tm
 def test_resume_before_the_first_checkpoint_starts_afresh_with_a_note(tmp_path, capsys):
     """A restart script always passes --resume: with no last.zip yet (here a start killed before its first
     checkpoint left config.yaml and a TensorBoard run) it starts afresh, in one TensorBoard run."""
-    from training.train import main
+    from cli.train import main
 
     (tmp_path / "config.yaml").write_text("left over")
     (tmp_path / "tb" / "ppo_1").mkdir(parents=True)
@@ -203,7 +203,7 @@ def test_resume_before_the_first_checkpoint_starts_afresh_with_a_note(tmp_path, 
 
 
 def test_resume_and_overwrite_together_are_refused(tmp_path):
-    from training.train import main
+    from cli.train import main
 
     with pytest.raises(SystemExit):
         main(train_args(tmp_path, 512, "--resume", "--overwrite"))
@@ -226,8 +226,8 @@ def commands(bad: Path) -> dict[str, list[str]]:
             "bluff": ["heuristic", "--deals", "20", "--markdown", str(bad / "x.md")]}
 
 
-MODULES = {"train": "training.train", "evaluate": "cli.evaluate", "baselines": "evaluation.baselines",
-           "exploit": "training.exploit", "bluff": "evaluation.bluff"}
+MODULES = {"train": "cli.train", "evaluate": "cli.evaluate", "baselines": "cli.baselines",
+           "exploit": "cli.exploit", "bluff": "cli.bluff"}
 
 
 @pytest.mark.parametrize("command", ["train", "train --export", "evaluate", "baselines", "exploit", "bluff"])
@@ -266,7 +266,7 @@ def tmpfs(tmp_path):
 
 
 def test_read_only_and_full_file_systems_are_refused(tmpfs, capsys):
-    from training.train import main
+    from cli.train import main
 
     read_only = tmpfs("ro", "ro,size=1m")
     with pytest.raises(OutputError, match="Read-only file system"):
@@ -283,7 +283,7 @@ def test_read_only_and_full_file_systems_are_refused(tmpfs, capsys):
 def test_a_disk_that_fills_up_during_training_ends_with_one_clear_message(tmpfs, monkeypatch, capsys):
     """The check passed, then the disk filled up (another process): no traceback, exit code 1, the file that
     could not be written named, and no partial file left behind."""
-    import training.train as train
+    import cli.train as train
 
     disk = tmpfs("filling", "size=20m")
     checked = train.prepare_run_dir

@@ -162,7 +162,7 @@ def test_corrupt_checkpoints_are_refused(tmp_path, damage):
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory) -> Path:
     """One tiny Toepen run (pool with self, snapshots, heuristic and random), shared by the tests below."""
-    from training.train import main
+    from cli.train import main
 
     out = tmp_path_factory.mktemp("tiny")
     assert main(["configs/train/toepen.yaml", "--quiet", *[f"--set={s}" for s in TINY], f"--set=out_dir={out}",
@@ -211,7 +211,7 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
 
 def test_a_small_budget_beats_the_random_agent_with_significance(tmp_path):
     """Learning, not only running: 8k learner steps of Toepen beat random over duplicate deals."""
-    from training.train import main
+    from cli.train import main
 
     assert main(["configs/train/toepen.yaml", "--quiet", "--set=total_timesteps=8192", "--set=eval.every=0",
                  "--set=eval.deals=40", "--set=eval.final_deals=0", "--set=eval.baselines=[random]",
@@ -290,7 +290,7 @@ def test_config_validates_opponent_and_baseline_specs(tmp_path):
 
 
 def test_same_seed_same_config_same_weights(tmp_path):
-    from training.train import main
+    from cli.train import main
 
     def weights(out):
         small = [s.replace("total_timesteps=1024", "total_timesteps=512") for s in TINY]
@@ -304,7 +304,7 @@ def test_same_seed_same_config_same_weights(tmp_path):
 
 # ---------------------------------------------------------------------- exploit
 def test_exploit_reports_the_gain_of_a_best_response(tiny_run, capsys):
-    from training.exploit import main
+    from cli.exploit import main
 
     small = ["--steps", "512", "--deals", "6", "--quiet", "--set", "n_envs=2", "--set", "ppo.n_steps=256",
              "--set", "ppo.batch_size=128"]
@@ -330,8 +330,8 @@ def test_exploit_reports_the_gain_of_a_best_response(tiny_run, capsys):
 @pytest.mark.parametrize("game", ["toepen", "tippen", "mauscheln", "lupfen", "fipsen"])
 def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
     import rams_env
-    from agents.base import play_episode
     from agents.registry import agent_factory, pretrained_path
+    from agents.table import play_episode
 
     env = rams_env.make(game, None, illegal_action="raise")
     table = env.unwrapped.game

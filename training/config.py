@@ -13,6 +13,8 @@ from typing import Any
 
 import yaml
 
+from rams_env.core.keyvalue import parse_assignment
+
 
 class ConfigError(ValueError):
     """An unknown key or a bad value in a training config."""
@@ -193,16 +195,14 @@ def _coerce(cls, key: str, value: Any, where: str) -> Any:
 
 def set_override(data: dict[str, Any], assignment: str) -> None:
     """Apply ``key.sub=value`` (value parsed as YAML) to a raw config mapping."""
-    if "=" not in assignment:
-        raise ConfigError(f"override {assignment!r}: use key=value, e.g. ppo.learning_rate=1e-4")
-    path, value = assignment.split("=", 1)
+    path, value = parse_assignment(assignment, "override", ConfigError, example="ppo.learning_rate=1e-4")
     keys = path.split(".")
     node = data
     for key in keys[:-1]:
         node = node.setdefault(key, {})
         if not isinstance(node, dict):
             raise ConfigError(f"override {assignment!r}: {key} is not a section")
-    node[keys[-1]] = yaml.safe_load(value)
+    node[keys[-1]] = value
 
 
 def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConfig:

@@ -1,4 +1,4 @@
-"""Where commands write: checked before the work starts, written atomically, partial files cleaned up.
+"""Where commands write: checked before the work starts (atomic writes: agents/checkpoint/atomic.py).
 
 Every subcommand that writes (``rams train``, ``evaluate``, ``baselines``, ``exploit``, ``bluff``) calls
 :func:`check_outputs` with its output files and folders before it plays a single deal, so a typo, a read-only
@@ -7,31 +7,23 @@ not an hour of work followed by a traceback. The check is real, not a guess from
 ignores those): it creates the missing folders, writes a byte into a probe file there and removes it, and
 asks the file system for the free space.
 
-Files that must never be seen half-written (checkpoints, ``results.json``) go through :func:`atomic_file`: a
-temporary file beside the target named ``.<target name>.<random>.tmp``, then a rename over the target. A
-process killed mid-write leaves only such a temporary file; :func:`remove_partial_files` deletes them (and
-only them: the pattern is :data:`PARTIAL`) when a run starts or resumes.
+Files that must never be seen half-written (checkpoints, ``results.json``) go through
+agents/checkpoint/atomic.py.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO
 
 MIN_FREE = 16 * 2**20
 """Bytes a command needs free in each output folder (a training checkpoint is 1-3 MB, a report much less)."""
 
 PROBE_PREFIX = ".rams-probe-"
 """Name prefix of the probe file written and removed by :func:`check_outputs`."""
-
-PARTIAL = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")
-"""The names :func:`atomic_file` gives its temporary files (``tempfile.mkstemp``: 8 random characters)."""
 
 
 class OutputError(OSError):
@@ -65,39 +57,3 @@ def check_outputs(files: Iterable[str | Path | None] = (), folders: Iterable[str
         if free < min_free:
             raise OutputError(f"cannot write {shown}: only {free / 2**20:.1f} MiB free in {folder}, "
                               f"{min_free / 2**20:.0f} MiB needed")
-
-
-@contextmanager
-def atomic_file(path: str | Path, mode: str = "wb") -> Iterator[IO]:
-    """Open a temporary file beside ``path``; on success it replaces ``path`` in one rename, else it is removed."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, mode) as out:
-            yield out
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; results and checkpoints are shared files, not secrets
-        os.replace(tmp, path)
-    except BaseException as err:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(err, OSError) and err.filename in (None, tmp):  # name the file the user knows
-            err.filename = str(path)
-        raise
-
-
-def write_text(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` atomically."""
-    with atomic_file(path, "w") as out:
-        out.write(text)
-    return Path(path)
-
-
-def remove_partial_files(*folders: str | Path) -> list[Path]:
-    """Delete the temporary files an interrupted :func:`atomic_file` left in ``folders``; the paths removed."""
-    removed = []
-    for folder in map(Path, folders):
-        if folder.is_dir():
-            for path in folder.iterdir():
-                if path.is_file() and PARTIAL.fullmatch(path.name):
-                    path.unlink(missing_ok=True)
-                    removed.append(path)
-    return removed

@@ -19,7 +19,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from training.outputs import check_outputs, remove_partial_files
+from agents.checkpoint.atomic import remove_partial_files
+from training.outputs import check_outputs
 from training.pool import SNAPSHOT_DIR
 
 LAST, FINAL = "last.zip", "final.zip"

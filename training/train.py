@@ -1,40 +1,15 @@
-"""``rams train``: self-play training of a MaskablePPO agent for any game, from a YAML config.
-
-    rams train configs/train/toepen.yaml
-    rams train configs/train/toepen.yaml --set total_timesteps=20000 --set ppo.learning_rate=1e-4
-    rams train configs/train/toepen.yaml --resume        # continue from <out_dir>/last.zip (or start afresh)
-    rams train configs/train/toepen.yaml --overwrite     # delete the previous run in <out_dir> first
-
-    rams train configs/train/toepen.yaml --export agents/pretrained/toepen_4p.zip   # ship the weights
-
-The learner plays one seat; the other seats are drawn per deal from the opponent pool
-(training/pool.py: the current policy, frozen snapshots drawn recent-biased or prioritized,
-scripted agents by spec). Progress bar with steps/s and ETA, TensorBoard logs (``tensorboard
---logdir <out_dir>/tb``: rewards, losses, entropy, evaluation per baseline with its 95% bounds,
-Elo-scale ratings of learner, snapshots and baselines, the snapshots' win rates against the
-learner, hyper-parameters), atomic checkpoints every ``checkpoint_every`` steps, duplicate-deal
-evaluation against the baselines during and after training; results in
-``<out_dir>/results.json`` and a plot.
-
-Ctrl-C (or SIGTERM) finishes the rollout under way, saves ``last.zip`` and prints how to resume
-(exit code 130, or 143); ``--resume`` then continues the same random streams, so the resumed run
-computes what an uninterrupted one would (training/stopping.py, training/streams.py). A folder that
-holds another run is refused unless ``--resume`` or ``--overwrite`` (training/rundir.py).
+"""The self-play trainer behind ``rams train`` (cli/train.py): a MaskablePPO learner in one seat, the opponent
+pool (training/pool.py) in the others, TensorBoard logs, atomic checkpoints, duplicate-deal evaluations
+against the baselines during and after training, ``results.json`` and a plot; resumable (training/streams.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import shlex
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
-import torch
-import yaml
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import HParam
@@ -43,24 +18,23 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from tqdm import tqdm
 
 import rams_env
+from agents.checkpoint.atomic import write_text
 from agents.checkpoint.fit import RUN_HINT, check_table, fit_optimizer, fit_weights
-from agents.checkpoint.format import CheckpointError, load_checkpoint, save_checkpoint
+from agents.checkpoint.format import load_checkpoint, save_checkpoint
 from agents.checkpoint_agent import PolicyAgent
 from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult, duplicate_match, format_table
 from evaluation.ratings import Ratings, fit_ratings
 from evaluation.tournament import Plan, Setting, run_tournament
-from training.config import ConfigError, TrainConfig, as_dict, load_config
+from training.config import TrainConfig, as_dict
 from training.imitation import fit, record
-from training.outputs import check_outputs, write_text
 from training.pool import SNAPSHOT_PREFIX, OpponentPool
 from training.run_plot import LEARNER, plot_history
 from training.run_state import check_run_meta
-from training.rundir import LAST, RunDirError, prepare_run_dir
+from training.rundir import LAST
 from training.single_seat import SingleSeatEnv
 from training.stopping import Interrupted, StopRequest
 from training.streams import capture, restore, snapshots_in_play
-from training.train_args import build_parser
 
 RATINGS_ANCHOR = "random"
 """Always among the rated agents: the Elo scale's zero (evaluation/ratings.py), comparable across runs."""
@@ -316,79 +290,3 @@ def hparams(cfg: TrainConfig) -> dict[str, Any]:
     for key, value in as_dict(cfg)["ppo"].items():
         flat[f"ppo.{key}"] = value if isinstance(value, (int, float, str)) else str(value)
     return flat
-
-
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    return build_parser(__doc__).parse_args(argv)  # training/train_args.py: the options, without torch
-
-
-def resume_command(argv: list[str]) -> str:
-    """The command line that continues this run: the same arguments, with --resume instead of --overwrite."""
-    args = [a for a in argv if a not in ("--overwrite", "--resume")]
-    return shlex.join(["rams", "train", *args, "--resume"])
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args = parse_args(argv)
-    try:
-        config = load_config(args.config, args.overrides)
-        check_outputs(files=[args.export])
-        note = prepare_run_dir(config.out_dir, args.resume, args.overwrite)
-    except (ConfigError, RunDirError, ValueError, OSError) as err:
-        print(f"rams train: {err}", file=sys.stderr)
-        return 2
-    if note:
-        print(f"rams train: {note}")
-    torch.set_num_threads(config.torch_threads)
-    out, run = Path(config.out_dir), None
-    with StopRequest() as stop:
-        try:
-            run = Run(config, quiet=args.quiet)
-            write_text(out / "config.yaml", yaml.safe_dump(as_dict(config), sort_keys=False))
-            return train_and_report(run, args, args.resume and (out / LAST).exists(), stop)
-        except Interrupted as point:
-            print(f"rams train: stopped at step {point.steps}; saved {point.path}\n"
-                  f"resume with: {resume_command(argv)}", file=sys.stderr)
-        except KeyboardInterrupt:
-            print(f"rams train: stopped at once; {saved(out, run)}\nresume with: {resume_command(argv)}",
-                  file=sys.stderr)
-        except CheckpointError as err:
-            print(f"rams train: cannot resume: {err}", file=sys.stderr)
-            return 2
-        except OSError as err:  # e.g. the disk filled up during training
-            print(f"rams train: cannot write {err.filename or 'a file'}: {err.strerror or err}; {saved(out, run)}\n"
-                  f"free some space, then resume with: {resume_command(argv)}", file=sys.stderr)
-            return 1
-        return stop.exit_code
-
-
-def saved(out: Path, run: Run | None) -> str:
-    """What ``last.zip`` holds after an abrupt stop (its writes are atomic: the last complete one)."""
-    if not (out / LAST).exists():
-        return "no checkpoint was saved yet"
-    step = f" (step {run.checkpointed})" if run is not None and run.checkpointed else ""
-    return f"{out / LAST} holds the last checkpoint{step}"
-
-
-def train_and_report(run: Run, args: argparse.Namespace, resume: bool, stop: StopRequest) -> int:
-    """Resume or warm-start, train, evaluate, save and report (main's work, inside the signal handling)."""
-    config = run.config
-    if resume:
-        run.resume()
-    elif (metrics := run.warm_start()) is not None:
-        print(f"warm start: copied {config.warm_start.teacher} on {metrics['decisions']} decisions; the network "
-              f"plays its move in {metrics['agreement']:.1%} of held-out decisions with a real choice")
-    start = time.perf_counter()
-    run.train(stop)
-    results = run.evaluate(deals=config.eval.final_deals or None, progress=not args.quiet)
-    run.save("final.zip")
-    if args.export:
-        print(f"exported the final weights to {run.save(args.export, optimizer=False)}")
-    print(run.report(results, time.perf_counter() - start))
-    print(f"checkpoints, results.json, evaluation.png: {run.out}/   TensorBoard: tensorboard --logdir {run.out / 'tb'}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -30,8 +30,8 @@ from typing import Any
 
 import torch
 
+from agents.checkpoint.atomic import atomic_file
 from agents.checkpoint.safe_zip import ZipRefused, check_members, check_stored_archive, open_bounded, read_bounded
-from training.outputs import atomic_file
 
 FORMAT = "rams-checkpoint"
 VERSION = 1
@@ -95,7 +95,7 @@ def _tensor_bytes(obj: Any) -> bytes:
 
 def save_checkpoint(path: str | Path, meta: dict[str, Any], policy_state: dict[str, torch.Tensor],
                     optimizer_state: dict[str, Any] | None = None) -> Path:
-    """Write a checkpoint atomically (training/outputs.py: temporary file in the same folder, then rename)."""
+    """Write a checkpoint atomically (agents/checkpoint/atomic.py: temporary file in the same folder, then rename)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {**meta, "format": FORMAT, "version": VERSION}

@@ -1,7 +1,7 @@
 """``rams train``'s command line, apart from the trainer so that it loads without torch.
 
 ``rams train --help``, a bad option, a missing or malformed config file and a typo in a config
-key are answered by :func:`check` before training/train.py (torch, Stable-Baselines3) is imported.
+key are answered by :func:`check` before cli/train.py (torch, Stable-Baselines3) is imported.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from cli.usage import Parser, UsageError, yaml_problem
+from cli.usage import Parser, UsageError
+from rams_env.core.keyvalue import yaml_problem
 from training.config import TrainConfig, load_config
 
 
@@ -42,8 +43,8 @@ def read_config(args: argparse.Namespace) -> TrainConfig:
 
 
 def trainer_doc() -> str | None:
-    """training/train.py's docstring (the help text), read from its source without importing it."""
-    spec = importlib.util.find_spec("training.train")
+    """cli/train.py's docstring (the help text), read from its source without importing it."""
+    spec = importlib.util.find_spec("cli.train")
     return ast.get_docstring(ast.parse(Path(spec.origin).read_text())) if spec and spec.origin else None
 
 
