@@ -12,8 +12,8 @@ import statistics
 import time
 
 import rams_env
-from agents.base import play_episode
 from agents.random_agent import RandomAgent
+from agents.table import Turn, Watcher, play, play_episode
 from cli.usage import Parser, at_least, command
 
 
@@ -32,6 +32,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+class MovePrinter(Watcher):
+    """Prints each move as ``player_k: <label>``."""
+
+    def __init__(self, game) -> None:
+        self.game = game
+
+    def acting(self, turn: Turn) -> None:
+        print(f"player_{turn.seat}: {self.game.actions.label(turn.action)}")
+
+
 def show_deal(game: str, players: int | None, preset: str | None, seed: int) -> None:
     """Print one deal move by move, all hands visible (a debugging table)."""
     env = rams_env.make(game, players, preset=preset, render_mode="ansi")
@@ -39,15 +49,7 @@ def show_deal(game: str, players: int | None, preset: str | None, seed: int) -> 
     raw = env.unwrapped
     agents = [RandomAgent(seed * 31 + i) for i in range(raw.game.num_players)]
     print(env.render())
-    for name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        seat = raw.possible_agents.index(name)
-        action = agents[seat].act(obs["observation"], obs["action_mask"], raw.view(name))
-        print(f"{name}: {raw.action_label(action)}")
-        env.step(action)
+    play(raw.game, raw.game_state, agents, MovePrinter(raw.game))
     print(env.render())
     print("result:", raw.game_state.breakdown, "\n")
 

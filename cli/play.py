@@ -20,6 +20,7 @@ has not ended it.
 from __future__ import annotations
 
 import argparse
+import copy
 import sys
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -30,6 +31,7 @@ import rams_env
 from agents.base import Agent
 from agents.human import HumanAgent, QuitSession, primer
 from agents.registry import AgentFactory, AgentSpecError, agent_factory, heuristic_class
+from agents.table import Turn, Watcher, play
 from cli.usage import Parser, UsageError, command, parse_rules
 from rams_env.core.cards import code
 
@@ -43,7 +45,7 @@ class SetupError(UsageError):
 
 
 @dataclass
-class Table:
+class SessionTable:
     """Everything a session needs: the env, the human's seat, an agent per seat, display names."""
 
     env: Any
@@ -109,7 +111,7 @@ def build_factories(specs: list[str], game) -> dict[str, AgentFactory]:
     return factories
 
 
-def build_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Table:
+def build_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> SessionTable:
     """The env (one session, rendered from the human's seat) and an agent in every seat."""
     if args.deals is not None and args.deals < 1:
         raise SetupError(f"--deals {args.deals}: give at least 1")
@@ -135,7 +137,7 @@ def build_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Tabl
             spec = next(remaining)
             agents.append(factories[spec](seed * 1009 + s))
             names.append(f"player_{s} ({spec})")
-    return Table(env, args.seat, agents, names, seed, args.deals, stdout)
+    return SessionTable(env, args.seat, agents, names, seed, args.deals, stdout)
 
 
 # ---------------------------------------------------------------------------- reports
@@ -158,7 +160,7 @@ def format_breakdown(breakdown: dict[str, Any], n: int) -> str:
     return "\n".join(f"  {key.replace('_', ' ')}: {format_value(key, value, n)}" for key, value in breakdown.items())
 
 
-def format_scores(table: Table, deal: list[int] | None, scores: list[int] | None = None) -> str:
+def format_scores(table: SessionTable, deal: list[int] | None, scores: list[int] | None = None) -> str:
     """One line per seat: this deal's result (if any) and the running score (``scores``, default the state's)."""
     scores = scores if scores is not None else table.env.unwrapped.game_state.scores
     width = max(len(name) for name in table.names)
@@ -174,25 +176,25 @@ def leaders(scores: list[int]) -> list[int]:
     return [s for s, x in enumerate(scores) if x == best]
 
 
-def format_trick(table: Table, trick: list[tuple[int, str]]) -> str:
+def format_trick(table: SessionTable, trick: list[tuple[int, str]]) -> str:
     """``player_0 Ah, player_1 Kh (you), ...``: a trick's cards in play order (played face up: public)."""
     return ", ".join(f"{table.names[s].split(' ')[0]} {card}" for s, card in trick)
 
 
-def report_deal(table: Table, final, last_trick: str | None) -> None:
+def report_deal(table: SessionTable, final_table: str, breakdown: dict[str, Any], last_trick: str | None) -> None:
     """The deal's last table (from the human's seat), its last trick, its settlement and the running scores."""
     raw = table.env.unwrapped
     table.say(f"\n--- Deal {raw.game_state.deals_played} over ---")
-    table.say(raw.game.render(final, table.seat))
+    table.say(final_table)
     if last_trick:
         table.say(f"Last trick: {last_trick}")
     table.say("Result:")
-    table.say(format_breakdown(final.breakdown, raw.game.num_players))
+    table.say(format_breakdown(breakdown, raw.game.num_players))
     table.say("Scores:")
     table.say(format_scores(table, raw.game_state.deal_results[-1]))
 
 
-def report_end(table: Table, reason: str) -> None:
+def report_end(table: SessionTable, reason: str) -> None:
     """The session's end: who won (or who leads, when it was cut short: over the complete deals only)."""
     state = table.env.unwrapped.game_state
     cut = reason in ("quit", "eof") and state.deal_start_scores  # the unfinished deal does not count
@@ -213,7 +215,7 @@ def report_end(table: Table, reason: str) -> None:
 
 
 # ---------------------------------------------------------------------------- the session
-def start_deal(table: Table, number: int) -> None:
+def start_deal(table: SessionTable, number: int) -> None:
     """Announce a deal; opponents start it fresh (they are written for deal episodes)."""
     table.say(f"\n=== Deal {number} ===")
     for s, agent in enumerate(table.agents):
@@ -221,54 +223,66 @@ def start_deal(table: Table, number: int) -> None:
             agent.reset(table.seed * 1009 + number * 31 + s)
 
 
-def settled(raw, action: int):
-    """The position after ``action``, before the session deals again.
+class SessionWatcher(Watcher):
+    """Prints every move as it happens, who took each trick, and each deal's result (agents/table.py's hooks)."""
 
-    In a session, ``step`` replaces a settled deal by the next one at once, so the last table of
-    the deal (every card played, the settlement) is read from a clone with the same action applied.
-    """
-    final = raw.game_state.clone()
-    raw.game.apply_action(final, action)
-    if final.deal_over:
-        final.deals_played += 1
-        final.terminal, final.to_act = True, None
-    return final
+    def __init__(self, table: SessionTable) -> None:
+        self.table = table
+        self.raw = table.env.unwrapped
+        self.tricks_before: list[int] = []
+        self.trick: list[tuple[int, str]] = []  # the trick under way with this move's card: public
+        self.last_trick: str | None = None  # the deal's last complete trick, shown with its result
+        self.final: tuple[str, dict[str, Any]] | None = None  # a settled deal's last table and breakdown
+        self.reason = "over"
+
+    def acting(self, turn: Turn) -> None:
+        table, raw, state, seat = self.table, self.raw, turn.state, turn.seat
+        self.tricks_before = list(getattr(state, "tricks_won", ()))
+        self.trick = [(s, code(c)) for s, c in getattr(state, "trick", ())] + [(seat, raw.action_label(turn.action))]
+        shown = raw.action_label(turn.action) if seat == table.seat else raw.game.actions.public_label(turn.action)
+        table.say(f"  {table.names[seat]}: {shown}")  # another player's face-down discard names no card
+
+    def settled(self, state) -> None:
+        """The deal's last table, from the human's seat, shown as over (a shallow copy: nothing is re-applied)."""
+        self._trick_taken(state)
+        shown = copy.copy(state)
+        shown.terminal, shown.to_act = True, None
+        self.final = (self.raw.game.render(shown, self.table.seat), state.breakdown)
+
+    def acted(self, turn: Turn) -> bool:
+        if self.final is None:
+            self._trick_taken(turn.state)
+            return False
+        report_deal(self.table, *self.final, self.last_trick)
+        self.final, self.last_trick = None, None
+        state = turn.state
+        if state.terminal:
+            return True
+        if self.table.max_deals is not None and state.deals_played >= self.table.max_deals:
+            self.reason = "limit"
+            return True
+        start_deal(self.table, state.deals_played + 1)
+        return False
+
+    def _trick_taken(self, state) -> None:
+        """Who took the trick the move completed, if it did (public: said before the cards leave the table)."""
+        for s, (before, after) in enumerate(zip(self.tricks_before, getattr(state, "tricks_won", ()), strict=False)):
+            if after > before:
+                self.last_trick = f"{format_trick(self.table, self.trick)} -> {self.table.names[s]}"
+                self.table.say(f"  -> trick to {self.table.names[s]}")
 
 
-def play_session(table: Table) -> str:
+def play_session(table: SessionTable) -> str:
     """Play until the session ends, the deal limit, or the human quits; returns why it ended."""
     env, raw = table.env, table.env.unwrapped
     env.reset(seed=table.seed)
     start_deal(table, 1)
-    last_trick: str | None = None  # the deal's last complete trick, shown with its result
-    for name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            return "over"
-        seat = raw.possible_agents.index(name)
-        try:
-            action = table.agents[seat].act(obs["observation"], obs["action_mask"], raw.view(name))
-        except QuitSession as stop:
-            return stop.reason
-        tricks = list(getattr(raw.game_state, "tricks_won", ()))
-        trick = [(s, code(c)) for s, c in getattr(raw.game_state, "trick", ())] + [(seat, raw.action_label(action))]
-        final = settled(raw, action)
-        shown = raw.action_label(action) if seat == table.seat else raw.game.actions.public_label(action)
-        table.say(f"  {table.names[seat]}: {shown}")  # another player's face-down discard names no card
-        for s, (before, after) in enumerate(zip(tricks, getattr(final, "tricks_won", ()), strict=False)):
-            if after > before:  # who took the trick is public: say it before the cards leave the table
-                last_trick = f"{format_trick(table, trick)} -> {table.names[s]}"
-                table.say(f"  -> trick to {table.names[s]}")
-        env.step(action)
-        if final.deal_over:
-            report_deal(table, final, last_trick)
-            last_trick = None
-            if raw.game_state.terminal:
-                return "over"
-            if table.max_deals is not None and raw.game_state.deals_played >= table.max_deals:
-                return "limit"
-            start_deal(table, raw.game_state.deals_played + 1)
-    return "over"
+    watcher = SessionWatcher(table)
+    try:
+        play(raw.game, raw.game_state, table.agents, watcher)
+    except QuitSession as stop:
+        return stop.reason
+    return watcher.reason
 
 
 @command("rams play")

@@ -24,9 +24,10 @@ from typing import Any
 from tqdm import trange
 
 import rams_env
-from agents.base import Agent, play_episode
+from agents.base import Agent
 from agents.random_agent import RandomAgent
 from agents.registry import agent_factory
+from agents.table import play_episode
 
 BASELINES: dict[str, Callable[[int], Agent]] = {
     "random": lambda seed: RandomAgent(seed, name="random"),

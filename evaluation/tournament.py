@@ -41,11 +41,8 @@ import rams_env
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 from agents.registry import AgentFactory, AgentSpecError, agent_factory
-from rams_env.core.observation import OBS_DTYPE
-from rams_env.env import Episode, IllegalActionError
-
-_NO_OBSERVATION = np.zeros(0, dtype=OBS_DTYPE)
-_NO_OBSERVATION.flags.writeable = False
+from agents.table import play
+from rams_env.env import Episode
 
 
 @dataclass(frozen=True)
@@ -117,41 +114,11 @@ def make_factory(spec: str, game) -> AgentFactory:
     return agent_factory(spec, game)
 
 
-def reads(agent: Agent) -> tuple[bool, bool]:
-    """(observation, view): what ``agent`` reads. Scripted agents skip the costly encodings they never use.
-
-    Agents declare ``reads_observation`` / ``reads_view`` (the random agent reads only the mask,
-    heuristics only the view); an agent that declares nothing gets both.
-    """
-    return bool(getattr(agent, "reads_observation", True)), bool(getattr(agent, "reads_view", True))
-
-
 def play_deal(game, agents: list[Agent], seed: int, random_carry: bool = False) -> tuple[list[int], int]:
-    """Each seat's payoff of one episode (as ``env.reset(seed=seed)`` would deal it) and the decisions taken.
-
-    The Game is driven directly, without the AEC wrapper, so that an evaluation runs at
-    the engine's speed; the payoffs equal the environment's summed rewards.
-    """
+    """Each seat's payoff of one episode (as ``env.reset(seed=seed)`` would deal it) and the decisions taken,
+    played by the deal loop (agents/table.py); the payoffs equal the environment's summed rewards."""
     state = game.new_state(np.random.default_rng(seed), None, random_carry=random_carry)
-    needs = [reads(a) for a in agents]
-    size = game.actions.size
-    decisions = 0
-    while not state.terminal:
-        seat = state.to_act
-        legal = game.legal_actions(state)
-        mask = np.zeros(size, dtype=np.int8)
-        mask[legal] = 1
-        read_obs, read_view = needs[seat]
-        obs = _NO_OBSERVATION
-        if read_obs:
-            obs = np.zeros(game.observation.size, dtype=OBS_DTYPE)
-            game.encode(state, seat, obs)
-        action = agents[seat].act(obs, mask, game.view(state, seat) if read_view else {})
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in legal:
-            raise IllegalActionError(f"{agents[seat].name} in seat {seat} chose {action!r}; legal: "
-                                     f"{', '.join(game.actions.label(a) for a in legal)}")
-        game.apply(state, int(action))
-        decisions += 1
+    decisions = play(game, state, agents)
     return list(state.scores), decisions
 
 

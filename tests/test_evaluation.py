@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import rams_env
-from agents.base import play_episode
 from agents.registry import AgentSpecError, agent_factory
+from agents.table import play_episode
+from cli.baselines import main as baselines_main
 from cli.evaluate import main as evaluate_main
-from evaluation.baselines import main as baselines_main
 from evaluation.duplicate import duplicate_match, estimate, format_table, t_quantile
 from evaluation.ratings import ELO, bradley_terry, fit_ratings
 from evaluation.report import summarize
@@ -80,10 +80,24 @@ def test_play_deal_pays_what_the_environment_pays(game, spec):
     env = rams_env.make(game, 3)
     make = agent_factory(spec, env.unwrapped.game)
     for seed in range(4):
-        direct = [make(seed * 1009 + i) for i in range(3)]  # play_episode reseeds seat i with seed * 1009 + i
+        direct = [make(seed * 1009 + i) for i in range(3)]
         scores, decisions = play_deal(env.unwrapped.game, direct, seed)
         assert decisions > 0
-        assert play_episode(env, [make(None) for _ in range(3)], seed=seed) == scores
+        assert aec_rewards(env, [make(seed * 1009 + i) for i in range(3)], seed) == scores
+        assert play_episode(env, [make(None) for _ in range(3)], seed=seed) == scores  # reseeds seat i likewise
+
+
+def aec_rewards(env, agents, seed: int) -> list[float]:
+    """Each seat's summed reward over one episode stepped through the AEC API, full observations."""
+    env.reset(seed=seed)
+    raw, totals = env.unwrapped, [0.0] * len(agents)
+    for name in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        seat = raw.possible_agents.index(name)
+        totals[seat] += reward
+        action = None if term or trunc else agents[seat].act(obs["observation"], obs["action_mask"], raw.view(name))
+        env.step(action)
+    return totals
 
 
 def test_unknown_py_agent_is_a_spec_error():

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import rams_env
-from agents.base import play_episode
 from agents.heuristics.fipsen import FipsenHeuristic, FipsenParams
 from agents.random_agent import RandomAgent
 from agents.registry import AgentSpecError, agent_factory
+from agents.table import play_episode
 from evaluation.duplicate import duplicate_match
 from tests.scripting import play
 

@@ -180,8 +180,9 @@ def test_argparse_errors_exit_2(capsys):
 
 
 def test_human_agent_follows_the_protocol_in_any_loop():
-    from agents.base import Agent, play_episode
+    from agents.base import Agent
     from agents.random_agent import RandomAgent
+    from agents.table import play_episode
 
     env = rams_env.make("tippen", 3)
     out = io.StringIO()

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from agents.registry import agent_factory
+from agents.table import Turn, Watcher, play
 from evaluation.bluff.position import position
 from evaluation.bluff.winchance import WinChance
 from rams_env.core.cards import rank_of
@@ -99,34 +100,12 @@ class Recorder:
         """Play deal number ``deal`` with an agent of ``specs[s]`` in each seat; return its records."""
         game = self.game
         state: ToepenState = game.new_state(np.random.default_rng([self.seed, deal]), random_carry=self.random_carry)
-        rng = np.random.default_rng([self.seed, deal, 1])
         agents = [factories[spec](self.seed * 100_003 + deal * 16 + s) for s, spec in enumerate(specs)]
         for s, a in enumerate(agents):
             a.reset(self.seed * 100_003 + deal * 16 + s)
-        records: list[tuple[Decision, list[int]]] = []
-        last_knock: Decision | None = None
-        obs = np.zeros(game.observation.size, dtype=np.float32)
-        mask = np.zeros(game.actions.size, dtype=np.int8)
-        while not state.terminal:
-            seat, legal = state.to_act, game.legal_actions(state)
-            obs[:] = 0.0
-            game.encode(state, seat, obs)
-            mask[:] = 0
-            mask[legal] = 1
-            view = game.view(state, seat)
-            action = int(agents[seat].act(obs, mask, view))
-            if action not in legal:
-                raise RuntimeError(f"{specs[seat]} (seat {seat}, deal {deal}) chose illegal action {action}; "
-                                   f"legal: {[game.actions.label(a) for a in legal]}")
-            kind = self.kind(state, legal, action)
-            if kind == "fold" and last_knock is not None and state.knocks == last_knock.knock:
-                last_knock.folds += 1
-            if kind and seat in measured:
-                rec = self.decision(state, seat, kind, view, rng, label, deal)
-                records.append((rec, list(state.deal_lost)))
-                last_knock = rec if kind == "knock" else last_knock
-            game.apply(state, action)
-        return [self.finish(rec, lost, state) for rec, lost in records]
+        watcher = _DecisionWatcher(self, measured, np.random.default_rng([self.seed, deal, 1]), label, deal)
+        play(game, state, agents, watcher)
+        return [self.finish(rec, lost, state) for rec, lost in watcher.records]
 
     def kind(self, state: ToepenState, legal: list[int], action: int) -> str | None:
         """The recorded kind of ``action`` at ``state``, or None (card play without a knock option...)."""
@@ -167,6 +146,26 @@ class Recorder:
             bd = state.breakdown
             rec.all_folded = bd.get("reason") == "all_folded" and bd.get("winner") == seat and state.knocks == rec.knock
         return rec
+
+
+class _DecisionWatcher(Watcher):
+    """Records the measured seats' decisions as the deal loop (agents/table.py) plays them."""
+
+    def __init__(self, recorder: Recorder, measured: set[int], rng: np.random.Generator, label: str,
+                 deal: int) -> None:
+        self.recorder, self.measured, self.rng, self.label, self.deal = recorder, measured, rng, label, deal
+        self.records: list[tuple[Decision, list[int]]] = []  # each with the lives lost before it
+        self.last_knock: Decision | None = None
+
+    def acting(self, turn: Turn) -> None:
+        state: ToepenState = turn.state
+        kind = self.recorder.kind(state, turn.legal, turn.action)
+        if kind == "fold" and self.last_knock is not None and state.knocks == self.last_knock.knock:
+            self.last_knock.folds += 1
+        if kind and turn.seat in self.measured:
+            rec = self.recorder.decision(state, turn.seat, kind, turn.view, self.rng, self.label, self.deal)
+            self.records.append((rec, list(state.deal_lost)))
+            self.last_knock = rec if kind == "knock" else self.last_knock
 
 
 def record_deals(game, agent: str, opponents: str, deals: range, estimator: WinChance, seed: int,

@@ -16,7 +16,7 @@ import copy
 import functools
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar
@@ -282,8 +282,13 @@ class Game(ABC):
         if state.deal_over or state.to_act is None:  # a programming error in a game module
             raise RuntimeError(f"{self.name}: a deal must begin with a decision (to_act is {state.to_act})")
 
-    def apply(self, state: State, action: int) -> None:
-        """Apply a legal action and run the deal/session loop (no legality check here)."""
+    def apply(self, state: State, action: int, settled: Callable[[State], None] | None = None) -> None:
+        """Apply a legal action and run the deal/session loop (no legality check here).
+
+        ``settled`` hears every finished deal: it is called with the state as the deal left it (its last
+        table, ``breakdown``, the bookkeeping below done) before a session deals the next one, so a caller
+        that shows or records finished deals needs no copy of the state (cli/play.py, agents/table.py).
+        """
         seat = state.to_act
         self.apply_action(state, action)
         state.history.append((seat, action))
@@ -295,7 +300,9 @@ class Game(ABC):
             if not self.session or self.session_over(state):
                 state.terminal = True
                 state.to_act = None
-            else:
+            if settled is not None:
+                settled(state)
+            if not state.terminal:
                 state.deal_over = False
                 self._start_deal(state, None)
 
