@@ -7,6 +7,7 @@
     heuristic:<file.yaml>          parameters from a YAML file (a mapping, optionally with ``style:``)
     checkpoint:<path.zip>          a trained checkpoint (weights only; see agents/checkpoint/format.py)
     pretrained                     the checkpoint shipped for the game's default rules (agents/pretrained/)
+    py:<module>:<function>         an agent of your own: function(game) returns a factory seed -> agent
     <checkpoint spec>,allow_rules_mismatch
                                    play it under rules it was not trained with (same input and action sizes);
                                    without it such a table is refused, naming the options that differ
@@ -18,7 +19,7 @@ orders, trump rules, action labels); agents never see the State.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,9 @@ from rams_env.core.keyvalue import parse_assignments
 
 ALLOW_RULES_MISMATCH = "allow_rules_mismatch"
 """Checkpoint-spec option: play under rules the checkpoint was not trained with (sizes must still match)."""
+
+PY_PREFIX = "py:"
+"""Spec prefix of an agent of your own: ``py:<module>:<function>``."""
 
 AgentFactory = Callable[[int | None], Agent]
 """Builds a fresh agent from a seed (one per seat: agents may keep per-deal memory)."""
@@ -99,6 +103,17 @@ def _checkpoint_factory(game, path: str, allow_rules_mismatch: bool) -> AgentFac
     return lambda seed: agent
 
 
+def _py_factory(spec: str, game) -> AgentFactory:
+    """``py:<module>:<function>``: an agent of your own; ``function(game)`` returns a factory ``seed -> agent``
+    (importable by name, so worker processes can build it too)."""
+    module, _, name = spec[len(PY_PREFIX):].partition(":")
+    try:
+        builder = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError, ValueError) as err:
+        raise AgentSpecError(f"agent {spec!r}: cannot import {name!r} from {module!r} ({err})") from None
+    return builder(game)
+
+
 def split_checkpoint_option(spec: str) -> tuple[str, bool]:
     """``checkpoint:x.zip,allow_rules_mismatch`` -> (``checkpoint:x.zip``, True); other specs unchanged."""
     base, sep, option = spec.rpartition(",")
@@ -111,8 +126,16 @@ def pretrained_path(game: str, num_players: int | None = None) -> Path:
     return PRETRAINED_DIR / f"{game}{suffix}.zip"
 
 
+def agent_factories(specs: Iterable[str], game) -> dict[str, AgentFactory]:
+    """One factory per distinct spec, by spec (a checkpoint is loaded once, however many seats play it)."""
+    return {spec: agent_factory(spec, game) for spec in dict.fromkeys(specs)}
+
+
 def agent_factory(spec: str, game) -> AgentFactory:
-    """A factory for the agent named by ``spec`` at a table of ``game`` (a rams_env Game)."""
+    """THE way from a spec to agents: a factory for the agent named by ``spec`` at a table of ``game`` (a
+    rams_env Game). Every command, config and evaluator goes through it (or :func:`agent_factories`)."""
+    if spec.startswith(PY_PREFIX):
+        return _py_factory(spec, game)
     spec, allow = split_checkpoint_option(spec)
     kind, _, arg = spec.partition(":")
     if allow and not (kind in ("checkpoint", "pretrained") or spec.endswith(".zip")):
@@ -131,4 +154,5 @@ def agent_factory(spec: str, game) -> AgentFactory:
     if spec.endswith(".zip"):
         return _checkpoint_factory(game, spec, allow)
     raise AgentSpecError(f"unknown agent {spec!r}; use random, heuristic[:style[,key=value...]], "
-                         f"checkpoint:<path.zip>[,{ALLOW_RULES_MISMATCH}] or pretrained[,{ALLOW_RULES_MISMATCH}]")
+                         f"checkpoint:<path.zip>[,{ALLOW_RULES_MISMATCH}], pretrained[,{ALLOW_RULES_MISMATCH}] "
+                         f"or py:<module>:<function>")

@@ -30,7 +30,7 @@ import numpy as np
 import rams_env
 from agents.base import Agent
 from agents.human import HumanAgent, QuitSession, primer
-from agents.registry import AgentFactory, AgentSpecError, agent_factory, heuristic_class
+from agents.registry import AgentFactory, AgentSpecError, agent_factories, heuristic_class
 from agents.table import Turn, Watcher, play
 from cli.usage import Parser, UsageError, command, parse_rules
 from rams_env.core.cards import code
@@ -105,7 +105,7 @@ def build_factories(specs: list[str], game) -> dict[str, AgentFactory]:
     factories = {}
     for spec in dict.fromkeys(specs):
         try:
-            factories[spec] = agent_factory(spec, game)
+            factories.update(agent_factories([spec], game))
         except (ImportError, AttributeError) as err:
             raise SetupError(f"agent {spec!r} is not available for {game.name}: {err}") from None
     return factories

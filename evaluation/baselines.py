@@ -4,7 +4,6 @@ can rerun. The numbers are deterministic under the seed; only the speeds depend 
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 import time
 from typing import Any
@@ -14,7 +13,8 @@ from tqdm import tqdm
 import rams_env
 from evaluation.report import agent_rows, matrix_rows, summarize
 from evaluation.throughput import random_play
-from evaluation.tournament import Plan, Setting, Table, run_tournament
+from evaluation.tournament import Plan, Setting, TournamentRunner, run_tournament
+from evaluation.workers import run_tasks
 from rams_env.registry import game_class
 
 PERSONALITIES = ("heuristic", "heuristic:cautious", "heuristic:honest", "heuristic:bluffer", "heuristic:caller",
@@ -29,7 +29,7 @@ def _md(header: list[str], rows: list[list[str]]) -> str:
 def unavailable(plan: Plan) -> str | None:
     """Why ``plan`` cannot run here (a heuristic not written yet, an unknown style), or None."""
     try:
-        Table(plan)
+        TournamentRunner(plan)
     except (ImportError, ValueError) as err:
         return str(err)
     return None
@@ -53,19 +53,9 @@ def heuristic_table(games: list[str], deals: int, seed: int, workers: int) -> st
     plans = preset_plans(games, deals, seed)
     missing = {p: unavailable(p) for p in plans}
     todo = [p for p in plans if missing[p] is None]
-    results: dict[Plan, dict[str, Any]] = {}
     with tqdm(total=len(todo), unit="preset", desc="heuristic vs random") as bar:
-        if workers == 1 or len(todo) < 2:
-            for plan in todo:
-                results[plan] = _play(plan)
-                bar.update()
-        else:
-            with multiprocessing.get_context("spawn").Pool(workers) as pool:
-                for plan, summary in zip(todo, pool.imap(_play, todo), strict=True):
-                    results[plan] = summary
-                    bar.update()
-                pool.close()  # let the workers exit normally (terminate() would leak their locks)
-                pool.join()
+        summaries = run_tasks(todo, _play, workers if len(todo) >= 2 else 1, done=lambda *_: bar.update())
+    results: dict[Plan, dict[str, Any]] = dict(zip(todo, summaries, strict=True))
     rows = []
     for plan in plans:
         s = plan.setting

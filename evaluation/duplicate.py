@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,14 +25,8 @@ from tqdm import trange
 
 import rams_env
 from agents.base import Agent
-from agents.random_agent import RandomAgent
 from agents.registry import agent_factory
 from agents.table import play_episode
-
-BASELINES: dict[str, Callable[[int], Agent]] = {
-    "random": lambda seed: RandomAgent(seed, name="random"),
-}
-"""Game-independent baselines by name; any other agent spec (``heuristic``...) goes through agents.registry."""
 
 _Z975 = 1.959963984540054
 
@@ -59,7 +53,7 @@ def t_quantile(df: int) -> float:
 
 
 @dataclass(frozen=True)
-class Estimate:
+class MeanEstimate:
     """A mean over independent samples (deal seeds) with the half-width of its 95% interval."""
 
     mean: float
@@ -81,16 +75,16 @@ class Estimate:
         return {"mean": self.mean, "ci95": self.ci95, "low": self.low, "high": self.high, "n": self.n}
 
 
-def estimate(samples: Sequence[float]) -> Estimate:
+def estimate(samples: Sequence[float]) -> MeanEstimate:
     """Mean and 95% t interval of independent samples (an infinite interval for a single sample)."""
     values = [float(x) for x in samples]
     if not values:
         raise ValueError("an estimate needs at least one sample")
     mean = math.fsum(values) / len(values)
     if len(values) == 1:
-        return Estimate(mean, math.inf, 1)
+        return MeanEstimate(mean, math.inf, 1)
     sd = statistics.stdev(values)
-    return Estimate(mean, t_quantile(len(values) - 1) * sd / math.sqrt(len(values)), len(values))
+    return MeanEstimate(mean, t_quantile(len(values) - 1) * sd / math.sqrt(len(values)), len(values))
 
 
 # ------------------------------------------------------------------ the trainer's match (in process)
@@ -110,11 +104,6 @@ class MatchResult:
                 "payoff": self.payoff, "reference": self.reference}
 
 
-def baseline_factory(baseline: str, game) -> Callable[[int], Agent]:
-    """A baseline by name: the game-independent ones above, else any agent spec of agents.registry."""
-    return BASELINES[baseline] if baseline in BASELINES else agent_factory(baseline, game)
-
-
 def duplicate_match(game: str, num_players: int | None, env_kwargs: dict[str, Any], candidate: Agent,
                     baseline: str, deals: int, seed: int = 10_000, progress: str | None = None) -> MatchResult:
     """Advantage per deal of ``candidate`` over ``baseline``, seated against the baseline everywhere else.
@@ -122,7 +111,7 @@ def duplicate_match(game: str, num_players: int | None, env_kwargs: dict[str, An
     ``progress``: the label of a progress bar over the deals (None: no bar)."""
     env = rams_env.make(game, num_players, **{"illegal_action": "raise", **env_kwargs})  # an agent's bug must show
     n = env.unwrapped.game.num_players
-    make_baseline = baseline_factory(baseline, env.unwrapped.game)
+    make_baseline = agent_factory(baseline, env.unwrapped.game)
     samples, payoffs, references = [], [], []
     for d in trange(deals, desc=progress, unit="deal", disable=progress is None, dynamic_ncols=True, leave=False):
         reference = play_episode(env, [make_baseline(seed + 7919 * d + i) for i in range(n)], seed=seed + d)

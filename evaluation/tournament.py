@@ -25,10 +25,7 @@ those names, with one worker since such factories cannot be sent to another proc
 
 from __future__ import annotations
 
-import importlib
 import math
-import multiprocessing
-import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -40,8 +37,9 @@ from tqdm import tqdm
 import rams_env
 from agents.base import Agent
 from agents.random_agent import RandomAgent
-from agents.registry import AgentFactory, AgentSpecError, agent_factory
+from agents.registry import AgentFactory, agent_factory
 from agents.table import play
+from evaluation.workers import run_tasks
 from rams_env.env import Episode
 
 
@@ -100,20 +98,6 @@ def seatings(num_players: int) -> list[tuple[bool, ...]]:
     return out
 
 
-def make_factory(spec: str, game) -> AgentFactory:
-    """An agent factory from a spec of agents/registry.py, or ``py:<module>:<function>`` for an agent of
-    your own: ``function(game)`` returns a factory ``seed -> agent`` (importable, so workers can build it).
-    """
-    if spec.startswith("py:"):
-        module, _, name = spec[3:].partition(":")
-        try:
-            builder = getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError, ValueError) as err:
-            raise AgentSpecError(f"agent {spec!r}: cannot import {name!r} from {module!r} ({err})") from None
-        return builder(game)
-    return agent_factory(spec, game)
-
-
 def play_deal(game, agents: list[Agent], seed: int, random_carry: bool = False) -> tuple[list[int], int]:
     """Each seat's payoff of one episode (as ``env.reset(seed=seed)`` would deal it) and the decisions taken,
     played by the deal loop (agents/table.py); the payoffs equal the environment's summed rewards."""
@@ -143,7 +127,7 @@ class Block:
     cpu_seconds: float = 0.0  # this process's CPU time: a speed that other load on the machine does not skew
 
 
-class Table:
+class TournamentRunner:
     """A process's game and agent factories, built once from the picklable plan (``factories``: in-process
     entrants by name, used instead of the registry for those names)."""
 
@@ -151,11 +135,11 @@ class Table:
         self.plan = plan
         self.game = plan.setting.make_game()
         given = factories or {}
-        self.factories = [given[spec] if spec in given else make_factory(spec, self.game) for spec in plan.agents]
+        self.factories = [given[spec] if spec in given else agent_factory(spec, self.game) for spec in plan.agents]
         self.pairs = pairs(len(plan.agents))
         self.seatings = seatings(self.game.num_players)
 
-    def play(self, start: int, stop: int) -> Block:
+    def play_deals(self, start: int, stop: int) -> Block:
         """Deals ``start..stop-1``: every pair at every seating."""
         began, cpu = time.perf_counter(), time.process_time()
         m, k = len(self.plan.agents), stop - start
@@ -200,34 +184,17 @@ def _seat_mean(values: list[float], pattern: tuple[bool, ...], mine: bool) -> fl
     return sum(seats) / len(seats)
 
 
-_TABLE: Table | None = None
-
-
-def _one_thread() -> int | None:
-    """One torch thread in this process (the workers already fill the cores); the previous count, if torch is in."""
-    torch = sys.modules.get("torch")  # imported only if a checkpoint agent needed it
-    if torch is None:
-        return None
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    return before
-
-
-def _restore_threads(count: int | None) -> None:
-    """Give the calling process its torch thread count back (a trainer evaluates in its own process)."""
-    if count is not None:
-        sys.modules["torch"].set_num_threads(count)
+_RUNNER: TournamentRunner | None = None
 
 
 def _init_worker(plan: Plan) -> None:
-    global _TABLE
-    _TABLE = Table(plan)
-    _one_thread()
+    global _RUNNER
+    _RUNNER = TournamentRunner(plan)
 
 
 def _play_chunk(bounds: tuple[int, int]) -> Block:
-    assert _TABLE is not None, "worker not initialised"
-    return _TABLE.play(*bounds)
+    assert _RUNNER is not None, "worker not initialised"
+    return _RUNNER.play_deals(*bounds)
 
 
 @dataclass
@@ -282,12 +249,8 @@ def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: i
         raise ValueError(f"workers={workers} must be >= 1")
     if factories and workers > 1:
         raise ValueError("in-process factories need workers=1: they cannot be sent to worker processes")
-    table = Table(plan, factories)  # validates the game, rules and agent specs in this process
-    threads = _one_thread()
-    try:
-        blocks, seconds = _play_blocks(plan, table, workers, label if progress else None, chunk)
-    finally:
-        _restore_threads(threads)
+    table = TournamentRunner(plan, factories)  # validates the game, rules and agent specs in this process
+    blocks, seconds = _play_blocks(plan, table, workers, label if progress else None, chunk)
     session = Episode(plan.setting.episode) is Episode.SESSION
     return Tournament(
         plan=plan, names=display_names(plan.agents), num_players=table.game.num_players, pairs=table.pairs,
@@ -299,7 +262,7 @@ def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: i
         meta={"rules_in_effect": table.game.rules.as_dict(), "unit": table.game.score_unit})
 
 
-def _play_blocks(plan: Plan, table: Table, workers: int, label: str | None,
+def _play_blocks(plan: Plan, table: TournamentRunner, workers: int, label: str | None,
                  chunk: int | None) -> tuple[list[Block], float]:
     """The plan's deals in chunks, in this process or on ``workers`` spawned ones; (blocks in order, wall time).
 
@@ -308,22 +271,15 @@ def _play_blocks(plan: Plan, table: Table, workers: int, label: str | None,
     per_deal = len(table.pairs) * len(table.seatings)
     parts = chunks(plan.deals, workers, chunk, per_deal)
     began = time.perf_counter()
-    blocks: list[Block] = []
     with tqdm(total=plan.deals * per_deal, unit="game", desc=f"{plan.setting.game} {label}",
               disable=label is None, dynamic_ncols=True) as bar:
-        if workers == 1:
-            for bounds in parts:
-                blocks.append(table.play(*bounds))
-                bar.update(blocks[-1].games)
-        else:
-            context = multiprocessing.get_context("spawn")
-            processes = min(workers, len(parts))
+        def done(_: tuple[int, int], block: Block) -> None:
+            bar.set_postfix_str("", refresh=False)
+            bar.update(block.games)
+
+        def starting(processes: int) -> None:
             bar.set_postfix_str(f"starting {processes} worker processes (each loads the game and the agents)")
-            with context.Pool(processes, initializer=_init_worker, initargs=(plan,)) as pool:
-                for block in pool.imap(_play_chunk, parts):
-                    blocks.append(block)
-                    bar.set_postfix_str("", refresh=False)
-                    bar.update(block.games)
-                pool.close()  # let the workers exit normally (terminate() would leak their locks)
-                pool.join()
+
+        blocks = run_tasks(parts, _play_chunk, workers, _init_worker, plan, in_process=lambda b: table.play_deals(*b),
+                           done=done, starting=starting)
     return blocks, time.perf_counter() - began

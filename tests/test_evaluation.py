@@ -16,7 +16,7 @@ from cli.evaluate import main as evaluate_main
 from evaluation.duplicate import duplicate_match, estimate, format_table, t_quantile
 from evaluation.ratings import ELO, bradley_terry, fit_ratings
 from evaluation.report import summarize
-from evaluation.tournament import Plan, Setting, make_factory, play_deal, run_tournament, seatings
+from evaluation.tournament import Plan, Setting, play_deal, run_tournament, seatings
 from rams_env.core.cards import card
 from rams_env.games.toepen.game import RANKS
 
@@ -102,7 +102,7 @@ def aec_rewards(env, agents, seed: int) -> list[float]:
 
 def test_unknown_py_agent_is_a_spec_error():
     with pytest.raises(AgentSpecError, match="nowhere"):
-        make_factory("py:tests.test_evaluation:nowhere", rams_env.make_game("toepen", 3))
+        agent_factory("py:tests.test_evaluation:nowhere", rams_env.make_game("toepen", 3))
 
 
 # ------------------------------------------------------------------------------------------ honesty

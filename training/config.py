@@ -120,7 +120,7 @@ class TrainConfig:
 
     def _validate_agents(self, game) -> None:
         """Opponent and baseline specs must name agents the registry can build for this game."""
-        from training.pool import SELF, SNAPSHOTS, PoolError, scripted_factories
+        from training.pool import PoolError, PoolKind, scripted_factories
 
         if not isinstance(self.opponents, dict) or not self.opponents:
             raise ConfigError(f"opponents: a mapping of agent specs to weights, got {self.opponents!r}")
@@ -129,7 +129,7 @@ class TrainConfig:
                 raise ConfigError(f"opponents: weight of {spec!r} must be a number >= 0, got {weight!r}")
         if sum(self.opponents.values()) <= 0:
             raise ConfigError("opponents: the weights must not all be zero")
-        if not isinstance(self.eval.baselines, list) or any(b in (SELF, SNAPSHOTS) for b in self.eval.baselines):
+        if not isinstance(self.eval.baselines, list) or any(PoolKind.of(b) for b in self.eval.baselines):
             raise ConfigError(f"eval.baselines: a list of agent specs (not self/snapshots), got {self.eval.baselines}")
         try:
             scripted_factories([str(s) for s in self.opponents], game)
@@ -143,7 +143,7 @@ class TrainConfig:
 
     def _validate_warm_start(self, game) -> None:
         """The teacher must be a scripted or checkpoint spec, the sizes positive."""
-        from training.pool import SELF, SNAPSHOTS, PoolError, scripted_factories
+        from training.pool import PoolError, PoolKind, scripted_factories
 
         warm = self.warm_start
         for name in ("decisions", "epochs", "batch_size"):
@@ -153,7 +153,7 @@ class TrainConfig:
             raise ConfigError("warm_start.learning_rate must be positive and warm_start.value_coef not negative")
         if not warm.teacher:
             return
-        if warm.teacher in (SELF, SNAPSHOTS):
+        if PoolKind.of(str(warm.teacher)):
             raise ConfigError(f"warm_start.teacher: an agent spec of agents/registry.py, not {warm.teacher!r}")
         try:
             scripted_factories([str(warm.teacher)], game)

@@ -36,6 +36,7 @@ Snapshots survive ``--resume``: each is written once as a weights-only checkpoin
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -46,14 +47,31 @@ from agents.base import Agent
 from agents.checkpoint.fit import RUN_HINT, check_table, fit_weights
 from agents.checkpoint.format import CheckpointError, load_checkpoint, save_checkpoint
 from agents.checkpoint_agent import PolicyAgent, build_policy
-from agents.registry import AgentFactory, AgentSpecError, agent_factory
+from agents.registry import AgentFactory, AgentSpecError, agent_factories
 
-SELF, SNAPSHOTS = "self", "snapshots"
+
+class PoolKind(str, Enum):
+    """The opponent kinds of the pool itself; any other kind in ``opponents`` is an agent spec."""
+
+    SELF = "self"
+    SNAPSHOTS = "snapshots"
+
+    @classmethod
+    def of(cls, kind: str) -> PoolKind | None:
+        """The pool's own kind ``kind`` names, or None for an agent spec."""
+        return cls._value2member_map_.get(kind)
+
+
+class SnapshotSampling(str, Enum):
+    """The values of ``snapshot_sampling`` (see the module docstring)."""
+
+    RECENT = "recent"
+    PRIORITIZED = "prioritized"
+
+
+SAMPLING_RULES = tuple(rule.value for rule in SnapshotSampling)
 SNAPSHOT_DIR = "snapshots"
 SNAPSHOT_PREFIX = "snapshot:"
-RECENT, PRIORITIZED = "recent", "prioritized"
-SAMPLING_RULES = (RECENT, PRIORITIZED)
-"""The values of ``snapshot_sampling`` (see the module docstring)."""
 
 DRAW = 0.5
 """The outcome of a tied deal, and so the win rate of a fresh snapshot (its virtual draws only)."""
@@ -73,13 +91,14 @@ class PoolError(ValueError):
 
 
 def scripted_factories(specs: list[str], game) -> dict[str, AgentFactory]:
-    """Registry factories for the scripted specs (``self`` and ``snapshots`` excluded); errors name the spec."""
+    """The registry's factories (agents/registry.py) of the specs that are not the pool's own kinds; an error
+    names the spec."""
     factories = {}
     for spec in specs:
-        if spec in (SELF, SNAPSHOTS):
+        if PoolKind.of(spec) is not None:
             continue
         try:
-            factories[spec] = agent_factory(spec, game)
+            factories.update(agent_factories([spec], game))
         except (AgentSpecError, CheckpointError, ImportError, AttributeError) as err:
             raise PoolError(f"opponent {spec!r}: {err}") from None
     return factories
@@ -128,11 +147,11 @@ class OpponentPool:
     """Draws the agents of the other seats for each deal (a callable for :class:`SingleSeatEnv`)."""
 
     def __init__(self, game, opponents: dict[str, float], obs_size: int, n_actions: int, net_arch: list[int],
-                 snapshots_kept: int = 5, sampling: str = RECENT) -> None:
+                 snapshots_kept: int = 5, sampling: str = SnapshotSampling.RECENT) -> None:
         if sampling not in SAMPLING_RULES:
             raise PoolError(f"snapshot_sampling={sampling!r}: one of {', '.join(SAMPLING_RULES)}")
         self.game = game
-        self.sampling = sampling
+        self.sampling = SnapshotSampling(sampling)
         self.n = game.num_players
         self.kinds = [k for k, w in opponents.items() if w > 0]
         weights = np.array([opponents[k] for k in self.kinds], dtype=float)
@@ -160,19 +179,21 @@ class OpponentPool:
 
     def snapshot_probabilities(self) -> np.ndarray:
         """The chance of each kept snapshot (oldest first) when a seat draws ``snapshots``."""
-        if self.sampling == PRIORITIZED:
+        if self.sampling is SnapshotSampling.PRIORITIZED:
             return prioritized_weights([s.rate for s in self.snapshots])
         return snapshot_weights(len(self.snapshots))
 
     def _key(self, kind: str, rng: np.random.Generator) -> str:
         """The key of one seat's agent: ``self``, ``snapshot:<steps>`` or a registry spec."""
-        if kind == SNAPSHOTS and self.snapshots:
+        own = PoolKind.of(kind)
+        if own is PoolKind.SNAPSHOTS and self.snapshots:
             snap = self.snapshots[int(rng.choice(len(self.snapshots), p=self.snapshot_probabilities()))]
             return snapshot_name(snap.steps)
-        if kind not in (SELF, SNAPSHOTS):
+        if own is None:
             rng.integers(2**31)  # the seed scripted agents were built with (the env reseeds them): the stream of
             # draws stays that of earlier versions, so their runs are reproduced draw for draw
-        return SELF if kind == SNAPSHOTS else kind
+            return kind
+        return PoolKind.SELF.value  # no snapshot yet: the live policy
 
     def draw(self, rng: np.random.Generator) -> list[str]:
         """The key of every seat's agent (the learner's seat is drawn too and ignored: the draws stay
@@ -190,10 +211,10 @@ class OpponentPool:
     def _agent(self, key: str) -> Agent:
         if key.startswith(SNAPSHOT_PREFIX):
             return PolicyAgent(self._snapshot_policy(int(key[len(SNAPSHOT_PREFIX):])), deterministic=False, name=key)
-        if key == SELF:
+        if key == PoolKind.SELF.value:
             if self.current is None:
                 raise RuntimeError("the opponent pool has no current policy: call attach() first")
-            return PolicyAgent(self.current, deterministic=False, name=SELF)
+            return PolicyAgent(self.current, deterministic=False, name=PoolKind.SELF.value)
         return self.scripted[key](0)
 
     def _snapshot_policy(self, steps: int):

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import agent_factory
+from agents.registry import agent_factories
 from agents.table import Turn, Watcher, play
 from evaluation.bluff.position import position
 from evaluation.bluff.winchance import WinChance
@@ -176,8 +176,6 @@ def record_deals(game, agent: str, opponents: str, deals: range, estimator: WinC
     out: list[Decision] = []
     for d in deals:
         specs, measured = recorder.table(agent, opponents, d)
-        for spec in specs:
-            if spec not in factories:
-                factories[spec] = agent_factory(spec, game)
+        factories.update(agent_factories([spec for spec in specs if spec not in factories], game))
         out.extend(recorder.play(specs, factories, measured, d, agent))
     return out

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import glob
 import math
-import multiprocessing
 import re
 import time
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ import rams_env
 from agents.registry import ALLOW_RULES_MISMATCH, AgentSpecError, agent_factory, split_checkpoint_option
 from evaluation.bluff.record import SELF, Decision, record_deals
 from evaluation.bluff.winchance import WinChance
+from evaluation.workers import run_tasks
 
 
 @dataclass(frozen=True)
@@ -87,19 +87,6 @@ def expand_specs(specs: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _uses_torch(specs: list[str]) -> bool:
-    return any(s.startswith(("checkpoint", "pretrained")) or s.endswith(".zip") for s in specs)
-
-
-def _limit_torch() -> None:
-    try:
-        import torch
-
-        torch.set_num_threads(1)
-    except ImportError:
-        pass
-
-
 def validate(study: Study) -> None:
     """Build the game and every agent once here, so bad input fails before any work starts."""
     game = study.make_game()
@@ -112,8 +99,6 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(study: Study) -> None:
-    if _uses_torch([*study.agents, study.opponents]):
-        _limit_torch()
     game = study.make_game()
     _WORKER.update(study=study, game=game, estimator=study.estimator(game), factories={})
 
@@ -138,22 +123,10 @@ def run_study(study: Study, workers: int = 1, progress: bool = True) -> Results:
     validate(study)
     jobs = tasks(study, workers)
     began = time.perf_counter()
-    parts: list[tuple[str, int, list[Decision]]] = []
     with tqdm(total=study.deals * len(study.agents), unit="deal", desc="bluff study", disable=not progress,
               dynamic_ncols=True) as bar:
-        if workers == 1:
-            _init_worker(study)
-            for job in jobs:
-                parts.append(_play_chunk(job))
-                bar.update(job[2] - job[1])
-        else:
-            context = multiprocessing.get_context("spawn")
-            with context.Pool(min(workers, len(jobs)), initializer=_init_worker, initargs=(study,)) as pool:
-                for part, job in zip(pool.imap(_play_chunk, jobs), jobs, strict=True):
-                    parts.append(part)
-                    bar.update(job[2] - job[1])
-    order = {a: i for i, a in enumerate(study.agents)}
-    parts.sort(key=lambda x: (order[x[0]], x[1]))
+        parts = run_tasks(jobs, _play_chunk, workers, _init_worker, study,
+                          done=lambda job, _: bar.update(job[2] - job[1]))  # in (agent, deal) order
     records: dict[str, list[Decision]] = {a: [] for a in study.agents}
     for agent, _, recs in parts:
         records[agent].extend(recs)

@@ -16,7 +16,7 @@ Estimator (docs/bluffing.md, "The winning-chance estimator"):
    hand combinations, e.g. on the last trick) every consistent world is enumerated: exact, error 0
    (for ``random`` play, every card choice is averaged too). Otherwise ``samples`` worlds are
    drawn (rejection sampling on the uniform re-deal), each play-out a Bernoulli trial: the
-   standard error is sqrt(p(1-p)/k); ``Estimate.interval`` gives the Wilson 95% interval.
+   standard error is sqrt(p(1-p)/k); ``ChanceEstimate.interval`` gives the Wilson 95% interval.
    If rejection cannot meet a rare announcement constraint (three tens among few unseen cards)
    within its budget, the signals are dropped for that estimate and it is marked ``relaxed``.
 """
@@ -54,7 +54,7 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
-class Estimate:
+class ChanceEstimate:
     """A winning chance with its error: ``se`` is 0 for exact enumeration."""
 
     p: float
@@ -91,20 +91,20 @@ class WinChance:
 
     # ------------------------------------------------------------------ public
     def estimate(self, state: ToepenState, seat: int, rng: np.random.Generator,
-                 voids: list[frozenset[int]] | None = None) -> Estimate:
+                 voids: list[frozenset[int]] | None = None) -> ChanceEstimate:
         """``seat``'s chance of winning the last trick at ``state`` (she must still be in play)."""
         if not state.in_play(seat):
             raise ValueError(f"seat {seat} has folded or is out: no winning chance to estimate")
         return self.estimate_position(position(self.game, state, seat, voids), rng)
 
-    def estimate_position(self, pos: Position, rng: np.random.Generator) -> Estimate:
+    def estimate_position(self, pos: Position, rng: np.random.Generator) -> ChanceEstimate:
         if self.keeps and pos.tricks_played == 3:
             return self.last_trick(pos)
         if self.world_count(pos) <= self.exact_limit:
             return self.exact(pos)
         return self.sampled(pos, rng, self.samples)
 
-    def last_trick(self, pos: Position) -> Estimate:
+    def last_trick(self, pos: Position) -> ChanceEstimate:
         """Exact on the last trick, vectorised: every opponent holds one card, no choice is left.
 
         Same worlds and weights as :meth:`exact` (tuples of distinct allowed cards), so a test can
@@ -128,7 +128,7 @@ class WinChance:
         wins = score.argmax(axis=1) == order.index(pos.seat)
         if not len(wins):
             raise RuntimeError("no world is consistent with the decider's information (a bug: the true one is)")
-        return Estimate(float(wins.mean()), 0.0, int(len(wins)), exact=True)
+        return ChanceEstimate(float(wins.mean()), 0.0, int(len(wins)), exact=True)
 
     def _remaining(self, in_play: tuple[bool, ...], trick: list[tuple[int, int]], leader: int) -> list[int]:
         """Seats still to play to the current trick, in order (the whole trick's seats if none has played)."""
@@ -149,7 +149,7 @@ class WinChance:
             left -= pos.size(s)
         return count
 
-    def exact(self, pos: Position) -> Estimate:
+    def exact(self, pos: Position) -> ChanceEstimate:
         """Mean over every consistent world (and every card choice, for ``random`` play)."""
         total, worlds = 0.0, 0
         choose = self._chooser(None, exact=True)
@@ -158,15 +158,15 @@ class WinChance:
             worlds += 1
         if worlds == 0:
             raise RuntimeError("no world is consistent with the decider's information (a bug: the true one is)")
-        return Estimate(total / worlds, 0.0, worlds, exact=True)
+        return ChanceEstimate(total / worlds, 0.0, worlds, exact=True)
 
-    def sampled(self, pos: Position, rng: np.random.Generator, k: int) -> Estimate:
+    def sampled(self, pos: Position, rng: np.random.Generator, k: int) -> ChanceEstimate:
         """Mean over ``k`` sampled consistent worlds, one play-out each."""
         worlds, relaxed = self._sample_worlds(pos, rng, k)
         choose = self._chooser(rng, exact=False)
         wins = sum(self._value(pos, hands, choose) for hands in worlds)
         p = wins / len(worlds)
-        return Estimate(p, math.sqrt(p * (1 - p) / len(worlds)), len(worlds), exact=False, relaxed=relaxed)
+        return ChanceEstimate(p, math.sqrt(p * (1 - p) / len(worlds)), len(worlds), exact=False, relaxed=relaxed)
 
     # ------------------------------------------------------------------ worlds
     def _worlds(self, pos: Position, i: int, pool: list[int], hands: list[list[int]]):
