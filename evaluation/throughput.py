@@ -26,7 +26,8 @@ def random_play(env, seconds: float, seed: int = 0,
 
     The environment is seeded once (``reset(seed=seed)``) and then reset without a seed,
     as in PettingZoo's examples; reseeding every deal costs a poker env several times
-    what a rams deal costs and would flatter the ratio.
+    what a rams deal costs and would flatter the ratio. The loop is the AEC API's own (``agent_iter``,
+    ``last``, ``step``), not the deal loop of agents/table.py: it is what this measures.
     """
     rng = np.random.default_rng(seed)
     decisions = deals = 0

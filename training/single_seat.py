@@ -179,7 +179,11 @@ class SingleSeatEnv(gym.Env):
         return self.aec.observe(self.learner)["observation"]
 
     def _play_others(self) -> tuple[float, bool]:
-        """Opponents act until the learner must act or the episode ends; the learner's reward meanwhile."""
+        """Opponents act until the learner must act or the episode ends; the learner's reward meanwhile.
+
+        Not the deal loop of agents/table.py: Stable-Baselines3 steps this env one learner decision at a
+        time, so the loop stops at the learner's turn and returns; it goes through the AEC env, whose rewards
+        the learner is paid in, and replays recorded moves when a resumed run continues a deal."""
         aec, total = self.aec, 0.0
         while not aec.game_state.terminal and aec.agent_selection != self.learner:
             name = aec.agent_selection

@@ -33,7 +33,7 @@ import numpy as np
 
 from evaluation.bluff.position import Position, position
 from rams_env.core.cards import RANKS, suit_of
-from rams_env.core.tricks import winner_with_precedence
+from rams_env.games.toepen.play import FOLLOW_SUIT, trick_winner
 from rams_env.games.toepen.rules import FoldedWinner
 from rams_env.games.toepen.state import Signal, ToepenState
 
@@ -271,19 +271,15 @@ class WinChance:
               leader: int, played: int, choose: Chooser) -> float:
         """Win value (0..1) of the rest of the deal: no knocks, no folds, ``choose`` plays the cards.
 
-        Hot path (millions of cards per report): the seats of a trick are listed once, as the
-        engine's ``_next_to_play`` would call them with nobody folding any more.
+        The engine's trick rules decide (Toepen's follow-suit ``legal_plays`` and ``trick_winner``); the
+        seats of a trick are listed once, as the engine's ``_next_to_play`` would call them with nobody
+        folding any more (hot path: millions of cards per report).
         """
-        suit = self.suit
+        legal_plays, game = self.game.order.legal_plays, self.game
         seats = self._remaining(in_play, trick, leader)
         while True:
             for seat in seats:
-                hand = hands[seat]
-                legal = hand
-                if trick:
-                    led = suit[trick[0][1]]
-                    legal = [c for c in hand if suit[c] == led] or hand
-                options = choose(legal)
+                options = choose(legal_plays(hands[seat], [c for _, c in trick], FOLLOW_SUIT))
                 if len(options) > 1:
                     total = 0.0
                     for c in options:
@@ -292,9 +288,9 @@ class WinChance:
                         total += self._play(me, in_play, branch, [*trick, (seat, c)], leader, played, choose)
                     return total / len(options)
                 card = options[0]
-                hand.remove(card)
+                hands[seat].remove(card)
                 trick.append((seat, card))
-            winner = self._trick_winner(in_play, trick)
+            winner = trick_winner(game, trick, in_play)
             played += 1
             if played == 4:
                 return 1.0 if winner == me else 0.0
@@ -308,14 +304,3 @@ class WinChance:
             n = self.n
             seats = self._orders[key] = [s for s in ((leader + i) % n for i in range(n)) if in_play[s]]
         return seats
-
-    def _trick_winner(self, in_play: tuple[bool, ...], trick: list[tuple[int, int]]) -> int:
-        if not self.keeps:
-            return winner_with_precedence(self.game.order, trick, in_play, self.game.precedence)
-        suit, power = self.suit, self.power
-        best_seat, best = trick[0]
-        led = suit[best]
-        for seat, c in trick[1:]:  # no trumps: only a higher card of the led suit beats
-            if suit[c] == led and power[c] > power[best]:
-                best_seat, best = seat, c
-        return best_seat

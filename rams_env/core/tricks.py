@@ -115,11 +115,12 @@ class TrickOrder:
                 return trumps or list(hand)
             return list(hand)
         led = self.suit[trick[0]]
+        followers = [c for c in hand if self.suit[c] == led] if rules.follow else []
+        if not rules.head and (followers or not rules.trump_when_void):
+            return followers or list(hand)  # following suit, or free to discard: who is winning does not matter
         winner = trick[self.winning_index(trick)]
-        if rules.follow:
-            followers = [c for c in hand if self.suit[c] == led]
-            if followers:
-                return self._beating(followers, winner, led) if rules.head else followers
+        if followers:
+            return self._beating(followers, winner, led)
         if rules.trump_when_void:
             trumps = [c for c in hand if self.is_trump(c)]
             if trumps:

@@ -9,6 +9,7 @@ rule change who plays and who wins. Plain functions of (game, state, ...), like 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rams_env.core.cards import PIQUET_32
@@ -131,11 +132,17 @@ def play_card(game: Toepen, state: ToepenState, seat: int, card: int) -> None:
         state.to_act = _next_to_play(game, state)
 
 
-def _trick_winner(game: Toepen, state: ToepenState) -> int:
+def trick_winner(game: Toepen, trick: list[tuple[int, int]], in_play: Sequence[bool]) -> int:
+    """The seat taking ``trick`` ((seat, card) in play order); ``in_play[s]``: seat ``s`` has not folded
+    (read only under the rule that a folded player cannot take a trick). Public: the bluff study's
+    play-outs (evaluation/bluff/winchance.py) call it."""
     if game.rules.folded_winner is FoldedWinner.KEEPS_TRICK:
-        return state.trick[game.order.winning_index([c for _, c in state.trick])][0]
-    eligible = [state.in_play(s) for s in range(game.num_players)]
-    return winner_with_precedence(game.order, state.trick, eligible, game.precedence)
+        return trick[game.order.winning_index([c for _, c in trick])][0]
+    return winner_with_precedence(game.order, trick, in_play, game.precedence)
+
+
+def _trick_winner(game: Toepen, state: ToepenState) -> int:
+    return trick_winner(game, state.trick, [state.in_play(s) for s in range(game.num_players)])
 
 
 def _finish_trick(game: Toepen, state: ToepenState) -> None:
