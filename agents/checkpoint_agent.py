@@ -29,7 +29,7 @@ MASKED_LOGIT = -1e8
 class PolicyAgent:
     """Plays a maskable actor-critic policy greedily (or by sampling with its own generator)."""
 
-    reads_view: ClassVar[bool] = False  # the vector and the mask are all a network reads (evaluation/tournament.py)
+    reads_view: ClassVar[bool] = False  # the vector and the mask are all a network reads (agents/table.py)
 
     def __init__(self, policy: MaskableActorCriticPolicy, deterministic: bool = True, name: str = "policy") -> None:
         self.policy = policy

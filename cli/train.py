@@ -44,7 +44,7 @@ from training.train import Run
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    return build_parser(__doc__).parse_args(argv)  # training/train_args.py: the options, without torch
+    return build_parser(__doc__).parse_args(argv)  # cli/train_args.py: the options, without torch
 
 
 def resume_command(argv: list[str]) -> str:

@@ -112,8 +112,8 @@ def test_help_texts_show_no_markup(capsys, name):
 
 
 def test_old_option_spellings_still_work_but_are_not_advertised(capsys):
-    from cli.evaluate import build_parser
     from cli.bluff import parser as bluff_parser
+    from cli.evaluate import build_parser
 
     assert bluff_parser().parse_args(["random", "--no-progress"]).quiet
     assert build_parser().parse_args(["--plot", "x"]).plots == "x"

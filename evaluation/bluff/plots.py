@@ -50,14 +50,9 @@ def histograms(doc: dict[str, Any], path: Path) -> Path:
             ax.bar(_centres(len(counts)), [c / total for c in counts], width=1 / len(counts), alpha=0.5,
                    color=colour, label=f"{kind}s (n={sum(counts)})")
         ax.axvline(doc["thresholds"]["bluff_below"], color="k", linestyle=":", linewidth=1)
-        ax.set_title(name, fontsize=9)
-        ax.set_xlabel("estimated chance of winning the last trick")
-        ax.legend(fontsize=7)
+        _label_panel(ax, name)
     panels[0].set_ylabel("share of decisions")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def fold_curves(doc: dict[str, Any], path: Path) -> Path:
@@ -78,10 +73,7 @@ def fold_curves(doc: dict[str, Any], path: Path) -> Path:
     ax.set_ylabel("fold rate facing a knock")
     ax.set_ylim(-0.02, 1.02)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def bluff_ev(doc: dict[str, Any], path: Path) -> Path:
@@ -97,10 +89,19 @@ def bluff_ev(doc: dict[str, Any], path: Path) -> Path:
             ax.errorbar([x for x, _ in pts], [c["mean"] for _, c in pts],
                         yerr=[c["ci95"] or 0.0 for _, c in pts], marker="o", capsize=3, color=colour, label=kind)
         ax.axhline(0.0, color="k", linewidth=0.8)
-        ax.set_title(name, fontsize=9)
-        ax.set_xlabel("estimated chance of winning the last trick")
-        ax.legend(fontsize=7)
+        _label_panel(ax, name)
     panels[0].set_ylabel("lives vs avg. opponent, after")
+    return _save(plt, fig, path)
+
+
+def _label_panel(ax, name: str) -> None:
+    """An agent's panel: its name, the winning-chance axis, the legend."""
+    ax.set_title(name, fontsize=9)
+    ax.set_xlabel("estimated chance of winning the last trick")
+    ax.legend(fontsize=7)
+
+
+def _save(plt, fig, path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
