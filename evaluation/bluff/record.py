@@ -95,7 +95,7 @@ class Recorder:
         seat = deal % n
         return [agent if s == seat else opponents for s in range(n)], {seat}
 
-    def play(self, specs: list[str], factories: dict[str, Any], measured: set[int], deal: int,
+    def record_deal(self, specs: list[str], factories: dict[str, Any], measured: set[int], deal: int,
              label: str) -> list[Decision]:
         """Play deal number ``deal`` with an agent of ``specs[s]`` in each seat; return its records."""
         game = self.game
@@ -177,5 +177,5 @@ def record_deals(game, agent: str, opponents: str, deals: range, estimator: WinC
     for d in deals:
         specs, measured = recorder.table(agent, opponents, d)
         factories.update(agent_factories([spec for spec in specs if spec not in factories], game))
-        out.extend(recorder.play(specs, factories, measured, d, agent))
+        out.extend(recorder.record_deal(specs, factories, measured, d, agent))
     return out
