@@ -2,7 +2,7 @@
 
 Every game declares its decision phases once, in a :class:`PhaseTable` beside its Game::
 
-    FLOW = PhaseTable({
+    PHASE_TABLE = PhaseTable({
         Phase.BID:  Step(offer(Act.TAP, Act.PASS), bid, then=(Phase.EXCHANGE, Phase.PLAY, END)),
         Phase.PLAY: Step(play.legal, play.play_card, then=(END,), enter=play.begin),
     })

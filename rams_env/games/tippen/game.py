@@ -7,7 +7,7 @@ rule set says so); a lone player takes the pot; exchanges (modern); tricks under
 rule set's obligations; shares per trick, bêtes for trickless players.
 
 This module is the Game: declarations, the deal (hop and jump, shoving), what is hidden, and
-PHASES (at the end): the table of the deal's phases, each with its legal actions, its handler and
+PHASE_TABLE (at the end): the table of the deal's phases, each with its legal actions, its handler and
 the phases that may follow. The handlers live in privileges.py (knock, sniff, rob, drop),
 bidding.py (tap or pass, the exchange) and play.py (tricks and settlement); each returns the
 phase that follows, so a move goes apply_action -> handler -> the next phase's ``enter``.
@@ -125,9 +125,9 @@ class Tippen(Game):
         self._clear_deal(state)
         if self.rules.shoving:
             state.hands, state.talon = [[] for _ in range(n)], list(self.pack().cards)  # not dealt yet
-            PHASES.start(self, state, Phase.SHOVE)
+            PHASE_TABLE.start(self, state, Phase.SHOVE)
         else:
-            PHASES.start(self, state, self._deal(state))
+            PHASE_TABLE.start(self, state, self._deal(state))
         play.update_scores(state)
 
     def _hop_and_jump(self, state: TippenState) -> None:
@@ -160,12 +160,12 @@ class Tippen(Game):
                         and state.ledger.pot == rules.stake)
         return Phase.ROB if rules.dealer_option is DealerOption.NONE else Phase.DEALER
 
-    # -------------------------------------------------------- phases (PHASES)
+    # -------------------------------------------------------- phases (PHASE_TABLE)
     def legal_actions(self, state: TippenState) -> list[int]:
-        return [] if state.terminal else PHASES.legal(self, state)
+        return [] if state.terminal else PHASE_TABLE.legal(self, state)
 
     def apply_action(self, state: TippenState, action: int) -> None:
-        PHASES.apply(self, state, action)
+        PHASE_TABLE.apply(self, state, action)
         play.update_scores(state)
 
     def legal_shove(self, state: TippenState) -> list[int]:
@@ -235,7 +235,7 @@ class Tippen(Game):
         return {"cards": sorted(c for place in places for c in place), "chips": state.ledger.total}
 
 
-PHASES = PhaseTable({
+PHASE_TABLE = PhaseTable({
     Phase.SHOVE: Step(Tippen.legal_shove, Tippen.shove_decision, then=(Phase.DEALER, Phase.ROB), enter=dealer_acts),
     Phase.DEALER: Step(privileges.legal_dealer, privileges.dealer_decision, then=(Phase.DISCARD, Phase.ROB),
                        enter=dealer_acts),
