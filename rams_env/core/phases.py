@@ -84,9 +84,11 @@ class PhaseTable:
 
     def go(self, game: Any, state: Any, source: Hashable, nxt: Next) -> None:
         """Enter phases from ``source`` until one waits for a decision or the deal is over."""
-        while nxt is not None and nxt is not END:
+        while nxt is not None:
             if nxt not in self._then[source]:
                 raise RuntimeError(f"{game.name}: {source} -> {nxt} is not in the phase table")
+            if nxt is END:
+                return
             state.phase = source = nxt
             enter = self.steps[nxt].enter
             nxt = None if enter is None else enter(game, state)
