@@ -95,7 +95,8 @@ class PhaseTable:
 
     def describe(self) -> str:
         """Markdown table of the phases (generated into the docs)."""
-        rows = ["| phase | legal actions | handler | set up by | may follow |", "| --- | --- | --- | --- | --- |"]
+        rows = [f"A deal opens with {' or '.join(_name(p) for p in self.first)}.", "",
+                "| phase | legal actions | handler | set up by | may follow |", "| --- | --- | --- | --- | --- |"]
         for phase, step in self.steps.items():
             then = ", ".join(_name(p) for p in step.then)
             enter = _qualname(step.enter) if step.enter else "the handler leading here"
