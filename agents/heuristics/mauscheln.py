@@ -111,7 +111,7 @@ class MauschelnHeuristic(HeuristicAgent):
         if Act.DONE not in legal:  # the knocking dealer makes room for the turn-up
             return f"{Act.DISCARD} " + discard_order(table, hand, unseen)[0]
         others, _ = others_in(view["bids"], ACTIVE)
-        return exchange_choice(table, hand, unseen, others, HAND_SIZE, self.params.exchange_margin, legal)
+        return exchange_choice(table, hand, unseen, others, HAND_SIZE, self.params.exchange_margin, legal, Act)
 
     def _play(self, view: dict[str, Any], legal: list[str]) -> str:
         return play_in_trick(self._table(view), view, legal, self._unseen(view), ACTIVE, self.params.play_style)

@@ -167,7 +167,7 @@ class TippenHeuristic(HeuristicAgent):
     def _exchange(self, view: dict[str, Any], legal: list[str]) -> str:
         others, _ = others_in(view["bids"], ACTIVE)
         return exchange_choice(self._table(view), view["hand"], self._unseen(view), others, self.rules.hand_size,
-                               self.params.exchange_margin, legal)
+                               self.params.exchange_margin, legal, Act)
 
     def _play(self, view: dict[str, Any], legal: list[str]) -> str:
         return play_in_trick(self._table(view), view, legal, self._unseen(view), ACTIVE, self.params.play_style)

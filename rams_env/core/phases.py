@@ -35,8 +35,7 @@ Enter = Callable[[Any, Any], Next]
 def offer(*names: str) -> Legal:
     """The legal-actions function of a phase that always offers the same one-action segments, in this order."""
     def legal(game: Any, state: Any) -> list[int]:
-        ids = game.ids
-        return [ids[name] for name in names]
+        return list(map(game.ids.__getitem__, names))
     legal.__qualname__ = f"offer({', '.join(names)})"
     return legal
 
@@ -68,15 +67,21 @@ class PhaseTable:
                 raise ValueError(f"phase table: {phase} may be followed by {unknown}, which have no step")
         self._then = {phase: frozenset(step.then) for phase, step in self.steps.items()}
         self._then[None] = frozenset(self.first)
+        # the columns as dicts: one lookup per decision instead of a lookup and an attribute
+        self._legal = {phase: step.legal for phase, step in self.steps.items()}
+        self._act = {phase: step.act for phase, step in self.steps.items()}
+        self._enter = {phase: step.enter for phase, step in self.steps.items()}
 
     def legal(self, game: Any, state: Any) -> list[int]:
-        return self.steps[state.phase].legal(game, state)
+        return self._legal[state.phase](game, state)
 
     def apply(self, game: Any, state: Any, action: int) -> None:
         """Hand the action to its phase's handler, then go where it leads."""
         name, item = game.actions.segment(action)
         phase = state.phase
-        self.go(game, state, phase, self.steps[phase].act(game, state, state.to_act, name, item))
+        nxt = self._act[phase](game, state, state.to_act, name, item)
+        if nxt is not None:
+            self.go(game, state, phase, nxt)
 
     def start(self, game: Any, state: Any, phase: Hashable) -> None:
         """Open a deal's decisions at ``phase`` (one of ``first``)."""
@@ -90,7 +95,7 @@ class PhaseTable:
             if nxt is END:
                 return
             state.phase = source = nxt
-            enter = self.steps[nxt].enter
+            enter = self._enter[nxt]
             nxt = None if enter is None else enter(game, state)
 
     def describe(self) -> str:
