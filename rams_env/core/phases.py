@@ -5,7 +5,7 @@ Every game declares its decision phases once, in a :class:`PhaseTable` beside it
     PHASE_TABLE = PhaseTable({
         Phase.BID:  Step(offer(Act.TAP, Act.PASS), bid, then=(Phase.EXCHANGE, Phase.PLAY, END)),
         Phase.PLAY: Step(play.legal, play.play_card, then=(END,), enter=play.begin),
-    })
+    }, first=(Phase.BID,))
 
 A handler ``(game, state, seat, name, item)`` applies one action and returns what comes next:
 ``None`` (the same phase goes on; the handler has set who acts), a phase, or :data:`END` (the deal is
@@ -40,6 +40,12 @@ def offer(*names: str) -> Legal:
     return legal
 
 
+def dealer_acts(game: Any, state: Any) -> Next:
+    """The ``enter`` of a phase the dealer decides alone (shove the deal on, knock, sniff)."""
+    state.to_act = state.dealer
+    return None
+
+
 @dataclass(frozen=True)
 class Step:
     """One decision phase of a deal."""
@@ -61,12 +67,12 @@ class PhaseTable:
         self.steps = dict(steps)
         self.first = tuple(first)
         """The phases a deal may open with (``start_deal``'s entry point, skips of ``enter`` after it)."""
-        for phase, step in [(None, Step(_none, _none, self.first)), *self.steps.items()]:
-            unknown = [p for p in step.then if p is not END and p not in self.steps]
+        followers = {None: self.first, **{phase: step.then for phase, step in self.steps.items()}}
+        for phase, then in followers.items():  # None: the start of a deal
+            unknown = [p for p in then if p is not END and p not in self.steps]
             if unknown:
                 raise ValueError(f"phase table: {phase} may be followed by {unknown}, which have no step")
-        self._then = {phase: frozenset(step.then) for phase, step in self.steps.items()}
-        self._then[None] = frozenset(self.first)
+        self._then = {phase: frozenset(then) for phase, then in followers.items()}
         # the columns as dicts: one lookup per decision instead of a lookup and an attribute
         self._legal = {phase: step.legal for phase, step in self.steps.items()}
         self._act = {phase: step.act for phase, step in self.steps.items()}
@@ -104,14 +110,9 @@ class PhaseTable:
                 "| phase | legal actions | handler | set up by | may follow |", "| --- | --- | --- | --- | --- |"]
         for phase, step in self.steps.items():
             then = ", ".join(_name(p) for p in step.then)
-            enter = _qualname(step.enter) if step.enter else "the handler leading here"
-            rows.append(f"| {_name(phase)} | `{_qualname(step.legal)}` | `{_qualname(step.act)}` | "
-                        f"{enter if step.enter is None else f'`{enter}`'} | {then} |")
+            enter = f"`{_qualname(step.enter)}`" if step.enter else "the handler leading here"
+            rows.append(f"| {_name(phase)} | `{_qualname(step.legal)}` | `{_qualname(step.act)}` | {enter} | {then} |")
         return "\n".join(rows)
-
-
-def _none(*args: Any) -> None:
-    return None
 
 
 def _name(phase: Hashable) -> str:
@@ -124,8 +125,3 @@ def _qualname(fn: Callable) -> str:
     name = getattr(fn, "__qualname__", repr(fn))
     return name if short in ("", "phases", "game") or name.startswith("offer(") else f"{short}.{name}"
 
-
-def dealer_acts(game: Any, state: Any) -> Next:
-    """The ``enter`` of a phase the dealer decides alone (shove the deal on, knock, sniff)."""
-    state.to_act = state.dealer
-    return None
