@@ -2,6 +2,7 @@
 
 The tables sit between markers in each rules document::
 
+    <!-- BEGIN GENERATED: phases -->  ...  <!-- END GENERATED: phases -->
     <!-- BEGIN GENERATED: actions -->  ...  <!-- END GENERATED: actions -->
     <!-- BEGIN GENERATED: observation -->  ...  <!-- END GENERATED: observation -->
     <!-- BEGIN GENERATED: state -->  ...  <!-- END GENERATED: state -->
@@ -13,6 +14,7 @@ The tables sit between markers in each rules document::
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 import sys
 from pathlib import Path
@@ -25,7 +27,10 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 def tables(game: str) -> dict[str, str]:
     """Generated markdown per section name, for the game's default rules and table size."""
     g = make_game(game)
+    phases = importlib.import_module(type(g).__module__).PHASE_TABLE
     return {
+        "phases": "The deal's phases (`PHASE_TABLE` in the game's module; see docs/architecture.md):\n\n"
+                  + phases.describe(),
         "actions": f"Action ids with the default rules ({g.actions.size} actions):\n\n"
                    + g.actions.describe(),
         "observation": f"Observation for {g.num_players} players (seat fields have one entry per player; "

@@ -19,6 +19,7 @@ from agents.heuristics.base import HeuristicAgent, Params
 from agents.heuristics.fipsen_eval import HAND, Knowledge, estimate, judge_bid, judge_hand, trump_choices
 from agents.heuristics.fipsen_play import choose_play, knowledge
 from agents.heuristics.trumpplay import PlayStyle
+from rams_env.games.fipsen.state import Act
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,15 +94,15 @@ class FipsenHeuristic(HeuristicAgent):
         labels = [c.label for c in self.game.ladder]
         options = []
         for label in legal:
-            if label.startswith("bid ") or label == "hold":
-                level = labels.index(view["highest_bid"] if label == "hold" else label)
+            if label.startswith(f"{Act.BID} ") or label == Act.HOLD:
+                level = labels.index(view["highest_bid"] if label == Act.HOLD else label)
                 out = judge_bid(self.game, self.game.ladder[level], view["hand"], know, self.params.talon_scale,
                                 self.params.kieker_value, self.params.ruff_weight)
                 options.append((out.ev, level, label, out.make))
         worth = [o for o in options if o[3] >= self.params.min_make and o[0] > self.params.min_ev]
         if worth:
             return max(worth)[2]
-        return "pass" if "pass" in legal else max(options)[2]
+        return Act.PASS if Act.PASS in legal else max(options)[2]
 
     # -------------------------------------------------------- declarer's hand
     def _contract(self, view: dict[str, Any]):
@@ -113,20 +114,20 @@ class FipsenHeuristic(HeuristicAgent):
         know = knowledge(self.game, view)
         _, keep = judge_hand(self.game, self._contract(view), view["hand"], know, self.params.ruff_weight)
         spare = [c for c in view["hand"] if c not in keep]
-        return f"discard {spare[0]}"
+        return f"{Act.DISCARD} {spare[0]}"
 
     def _trump(self, view: dict[str, Any], legal: list[str]) -> str:
         """Name the suit under which the contract is worth most."""
         know = knowledge(self.game, view)
         out, _ = judge_hand(self.game, self._contract(view), view["hand"], know, self.params.ruff_weight)
-        label = f"trump {out.trump}"
-        return label if label in legal else f"trump {trump_choices(self.game)[0]}"
+        label = f"{Act.TRUMP} {out.trump}"
+        return label if label in legal else f"{Act.TRUMP} {trump_choices(self.game)[0]}"
 
     def _kieker(self, view: dict[str, Any], legal: list[str]) -> str:
         """Grossenaspe Kieker: play when a slam is likely enough, else concede five points."""
         know = knowledge(self.game, view)
         out, _ = judge_hand(self.game, self._contract(view), view["hand"], know, self.params.ruff_weight)
-        return "play_kieker" if out.make >= self.params.kieker_play else "concede"
+        return Act.PLAY_KIEKER if out.make >= self.params.kieker_play else Act.CONCEDE
 
     # ------------------------------------------------------ slams and Durch
     def _all_tricks(self, view: dict[str, Any], know: Knowledge) -> float:
@@ -137,9 +138,9 @@ class FipsenHeuristic(HeuristicAgent):
     def _call(self, view: dict[str, Any], legal: list[str]) -> str:
         """Thedinghausen: announce fipsen only with a near-certain five tricks."""
         p = self._all_tricks(view, knowledge(self.game, view))
-        return "fipsen" if p >= self.params.fipsen_call and len(view["hand"]) == HAND else "pass"
+        return Act.FIPSEN if p >= self.params.fipsen_call and len(view["hand"]) == HAND else Act.PASS
 
     def _play_on(self, view: dict[str, Any], legal: list[str]) -> str:
         """Grossenaspe: the bid is made; play on for a Durch only when the rest are likely ours."""
         p = self._all_tricks(view, knowledge(self.game, view))
-        return "play_on" if p >= self.params.play_on else "stop"
+        return Act.PLAY_ON if p >= self.params.play_on else Act.STOP

@@ -17,6 +17,7 @@ from agents.heuristics.potbids import expected_opponents, others_in, play_in_tri
 from agents.heuristics.trumpplay import CardPlayParams, TrumpTable, estimate_hand, played_cards, unseen_cards
 from rams_env.core.cards import LUPFEN_20
 from rams_env.games.lupfen.game import RANKS
+from rams_env.games.lupfen.state import Act
 
 HAND_SIZE = 3
 ACTIVE = ("lift", "join", "forced")
@@ -58,15 +59,15 @@ class LupfenHeuristic(HeuristicAgent):
         if phase == "play":
             return self._play(view, legal)
         if phase == "lift":
-            if "look" in legal:
-                return "blind" if self.params.blind_lift else "look"
-            return "lift" if self._lift_value(view) >= self.params.lift_margin * pot else "pass"
+            if Act.LOOK in legal:
+                return Act.BLIND if self.params.blind_lift else Act.LOOK
+            return Act.LIFT if self._lift_value(view) >= self.params.lift_margin * pot else Act.PASS
         if phase == "join":
-            return "mit" if self._play_value(view) >= self.params.mit_margin * pot else "pass"
+            return Act.MIT if self._play_value(view) >= self.params.mit_margin * pot else Act.PASS
         if phase == "scrap":
-            return "scrap" if self._play_value(view) < -self.params.scrap_margin * pot else "keep"
+            return Act.SCRAP if self._play_value(view) < -self.params.scrap_margin * pot else Act.KEEP
         if phase == "shove":
-            return "shove" if self.params.shove else "deal"
+            return Act.SHOVE if self.params.shove else Act.DEAL
         raise ValueError(f"{self.name}: unknown Lupfen phase {phase!r}")
 
     def _gone(self, view: dict[str, Any]) -> list[str]:

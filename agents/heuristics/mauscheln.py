@@ -24,6 +24,7 @@ from agents.heuristics.potbids import (
 from agents.heuristics.trumpplay import HandEstimate, TrumpTable, discard_order, played_cards, unseen_cards
 from rams_env.core.cards import NATURAL_ORDER
 from rams_env.games.mauscheln.rules import TrickShare
+from rams_env.games.mauscheln.state import Act
 
 HAND_SIZE = 4
 ACTIVE = ("sneak", "join")
@@ -64,11 +65,11 @@ class MauschelnHeuristic(HeuristicAgent):
         if phase == "exchange":
             return self._exchange(view, legal)
         if phase == "sneak":
-            return "sneak" if self._bid_value(view, sneaker=True) >= self.params.sneak_margin * worth else "pass"
+            return Act.SNEAK if self._bid_value(view, sneaker=True) >= self.params.sneak_margin * worth else Act.PASS
         if phase == "join":
-            return "join" if self._bid_value(view, sneaker=False) >= self.params.join_margin * worth else "pass"
+            return Act.JOIN if self._bid_value(view, sneaker=False) >= self.params.join_margin * worth else Act.PASS
         if phase == "knock":
-            return "knock" if self.params.knock else "decline"
+            return Act.KNOCK if self.params.knock else Act.DECLINE
         raise ValueError(f"{self.name}: unknown Mauscheln phase {phase!r}")
 
     # ------------------------------------------------------------ knowledge
@@ -107,10 +108,10 @@ class MauschelnHeuristic(HeuristicAgent):
     # ------------------------------------------------------------ exchange and play
     def _exchange(self, view: dict[str, Any], legal: list[str]) -> str:
         table, unseen, hand = self._table(view), self._unseen(view), view["hand"]
-        if "done" not in legal:  # the knocking dealer makes room for the turn-up
-            return "discard " + discard_order(table, hand, unseen)[0]
+        if Act.DONE not in legal:  # the knocking dealer makes room for the turn-up
+            return f"{Act.DISCARD} " + discard_order(table, hand, unseen)[0]
         others, _ = others_in(view["bids"], ACTIVE)
-        return exchange_choice(table, hand, unseen, others, HAND_SIZE, self.params.exchange_margin, legal)
+        return exchange_choice(table, hand, unseen, others, HAND_SIZE, self.params.exchange_margin, legal, Act)
 
     def _play(self, view: dict[str, Any], legal: list[str]) -> str:
         return play_in_trick(self._table(view), view, legal, self._unseen(view), ACTIVE, self.params.play_style)

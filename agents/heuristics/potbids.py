@@ -58,16 +58,17 @@ def estimate_with_exchange(table: TrumpTable, hand: Sequence[str], unseen: Seque
 
 
 def exchange_choice(table: TrumpTable, hand: Sequence[str], unseen: Sequence[str], others: int, hand_size: int,
-                    margin: float, legal: Sequence[str]) -> str:
+                    margin: float, legal: Sequence[str], act: Any) -> str:
     """Discard the weakest side card (not an ace) whose trick chance is below the talon's mean minus
-    ``margin``; ``"done"`` when there is none (or its discard is not legal)."""
+    ``margin``; ``done`` when there is none (or its discard is not legal). ``act``: the game's segment
+    names (an ``Act`` enum with ``DISCARD`` and ``DONE``)."""
     threshold = mean_chance(table, unseen, others, hand_size) - margin
     chances = estimate_hand(table, hand, unseen, others, hand_size).chances
     weak = [c for c in discard_order(table, hand, unseen)
             if not table.is_trump(c) and c[:-1] != "A" and chances[c] < threshold]
-    if weak and "discard " + weak[0] in legal:
-        return "discard " + weak[0]
-    return "done"
+    if weak and f"{act.DISCARD} {weak[0]}" in legal:
+        return f"{act.DISCARD} {weak[0]}"
+    return act.DONE
 
 
 def play_in_trick(table: TrumpTable, view: dict[str, Any], legal: Sequence[str], unseen: Sequence[str],

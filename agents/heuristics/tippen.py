@@ -25,6 +25,7 @@ from agents.heuristics.potbids import (
 from agents.heuristics.trumpplay import HandEstimate, TrumpTable, discard_order, played_cards, unseen_cards
 from rams_env.core.cards import NATURAL_ORDER
 from rams_env.games.tippen.rules import Bete, DealerOption, TrickPays, TrumpFrom
+from rams_env.games.tippen.state import Act
 
 ACTIVE = ("play", "forced", "privileged")
 """View bids of players who play this deal."""
@@ -71,17 +72,17 @@ class TippenHeuristic(HeuristicAgent):
         if phase == "exchange":
             return self._exchange(view, legal)
         if phase == "discard":
-            return "discard " + discard_order(self._table(view), view["hand"], self._unseen(view))[0]
+            return f"{Act.DISCARD} " + discard_order(self._table(view), view["hand"], self._unseen(view))[0]
         if phase == "bid":
-            return "tap" if self._tap_value(view) >= self.params.tap_margin * self._tricks_worth(view) else "pass"
+            return Act.TAP if self._tap_value(view) >= self.params.tap_margin * self._tricks_worth(view) else Act.PASS
         if phase == "dealer":
             return self._dealer(view, legal)
         if phase == "drop":
-            return "tap" if self._drop_play_value(view) >= -view["stake"] else "drop"
+            return Act.TAP if self._drop_play_value(view) >= -view["stake"] else Act.DROP
         if phase == "rob":
-            return "rob" if self.params.rob else "decline"
+            return Act.ROB if self.params.rob else Act.DECLINE
         if phase == "shove":
-            return "shove" if self.params.shove and "shove" in legal else "deal"
+            return Act.SHOVE if self.params.shove and Act.SHOVE in legal else Act.DEAL
         raise ValueError(f"{self.name}: unknown Tippen phase {phase!r}")
 
     # ------------------------------------------------------------ knowledge
@@ -136,10 +137,10 @@ class TippenHeuristic(HeuristicAgent):
 
     def _dealer(self, view: dict[str, Any], legal: list[str]) -> str:
         stake = view["stake"]
-        if "knock" in legal:  # blind: the hand is not seen, only the pot counts
-            return "knock" if view["pot"] >= self.params.knock_min_pot * stake else "decline"
+        if Act.KNOCK in legal:  # blind: the hand is not seen, only the pot counts
+            return Act.KNOCK if view["pot"] >= self.params.knock_min_pot * stake else Act.DECLINE
         sniff, decline = self._sniff_values(view)
-        return "sniff" if sniff >= decline + self.params.sniff_margin * stake else "decline"
+        return Act.SNIFF if sniff >= decline + self.params.sniff_margin * stake else Act.DECLINE
 
     def _sniff_values(self, view: dict[str, Any]) -> tuple[float, float]:
         """Expected chips of sniffing and of declining, averaged over the unfaced upcard."""
@@ -166,7 +167,7 @@ class TippenHeuristic(HeuristicAgent):
     def _exchange(self, view: dict[str, Any], legal: list[str]) -> str:
         others, _ = others_in(view["bids"], ACTIVE)
         return exchange_choice(self._table(view), view["hand"], self._unseen(view), others, self.rules.hand_size,
-                               self.params.exchange_margin, legal)
+                               self.params.exchange_margin, legal, Act)
 
     def _play(self, view: dict[str, Any], legal: list[str]) -> str:
         return play_in_trick(self._table(view), view, legal, self._unseen(view), ACTIVE, self.params.play_style)

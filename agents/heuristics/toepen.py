@@ -43,6 +43,7 @@ from agents.heuristics.toepen_strength import (
     trick_chance,
     two_card_value,
 )
+from rams_env.games.toepen.state import Act
 
 
 @dataclass(frozen=True)
@@ -110,20 +111,20 @@ class ToepenHeuristic(HeuristicAgent):
         seen = digest(view, self.rules)
         phase = view["phase"]
         if phase == "play":
-            if "knock" in legal and self._knocks(view, seen):
-                return "knock"
-            return self._card(seen, [label for label in legal if label != "knock"])
+            if Act.KNOCK in legal and self._knocks(view, seen):
+                return Act.KNOCK
+            return self._card(seen, [label for label in legal if label != Act.KNOCK])
         if phase == "window":
-            return "knock" if self._knocks(view, seen) else "pass"
+            return Act.KNOCK if self._knocks(view, seen) else Act.PASS
         if phase == "respond":
-            return "stay" if self._stays(view, seen) else "fold"
+            return Act.STAY if self._stays(view, seen) else Act.FOLD
         if phase == "dirty":
-            return "dirty" if self._claims_dirty(view, seen) else "keep"
+            return Act.DIRTY if self._claims_dirty(view, seen) else Act.KEEP
         if phase == "challenge":
             lives_left = view["lives"] - view["lives_lost"][0]
-            return "challenge" if lives_left > 1 and self._draw(self.params.challenge_rate) else "accept"
+            return Act.CHALLENGE if lives_left > 1 and self._draw(self.params.challenge_rate) else Act.ACCEPT
         if phase == "announce":  # everyone is asked; only three or four jacks may announce (and then we draw)
-            return "announce" if "announce" in legal and self._draw(self.params.jack_announce_rate) else "silent"
+            return Act.ANNOUNCE if Act.ANNOUNCE in legal and self._draw(self.params.jack_announce_rate) else Act.SILENT
         raise ValueError(f"{self.name}: unknown Toepen phase {phase!r}")
 
     def _draw(self, rate: float) -> bool:

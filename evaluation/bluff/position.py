@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rams_env.core.cards import rank_of, suit_of
-from rams_env.games.toepen.state import Phase, Signal, ToepenState
+from rams_env.games.toepen.state import Act, Phase, Signal, ToepenState
 
 PRE_ANNOUNCE = (Phase.DIRTY, Phase.CHALLENGE)
 """Phases in which no announcement has been made yet (signals say nothing)."""
@@ -99,7 +99,7 @@ def public_voids(game, state: ToepenState) -> tuple[list[frozenset[int]], list[t
     trick: list[tuple[int, int]] = []
     for seat, action in state.history:
         name, item = game.actions.segment(action)
-        if name == "play":
+        if name is Act.PLAY:
             c = game.pack().cards[item]
             if trick and suit_of(c) != suit_of(trick[0][1]):
                 voids[seat].add(suit_of(trick[0][1]))

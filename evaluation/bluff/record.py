@@ -27,7 +27,7 @@ from evaluation.bluff.position import position
 from evaluation.bluff.winchance import WinChance
 from rams_env.core.cards import rank_of
 from rams_env.games.toepen.game import DIRTY_RANKS
-from rams_env.games.toepen.state import Phase, ToepenState
+from rams_env.games.toepen.state import Act, Phase, ToepenState
 
 KINDS = ("knock", "check", "stay", "fold", "dirty", "keep", "challenge", "accept")
 PHASE_KINDS = {Phase.PLAY: ("knock", "check"), Phase.WINDOW: ("knock", "check"), Phase.RESPOND: ("stay", "fold"),
@@ -84,7 +84,7 @@ class Recorder:
 
     def __init__(self, game, estimator: WinChance, seed: int = 0, random_carry: bool = False) -> None:
         self.game, self.estimator, self.seed, self.random_carry = game, estimator, seed, random_carry
-        self.knock_id = game.actions.id("knock")
+        self.knock_id = game.actions.id(Act.KNOCK)
         self.hand_strength = _strength_fn()
 
     def table(self, agent: str, opponents: str, deal: int) -> tuple[list[str], set[int]]:

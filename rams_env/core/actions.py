@@ -4,16 +4,26 @@ A game declares its actions once, as segments: ``Segment("play", pack.codes, bar
 gives one action per card labelled by the card code (``"Ac"``), ``Segment("knock")``
 one action labelled ``"knock"``, ``Segment("bid", ("2", "3"))`` actions ``"bid 2"``,
 ``"bid 3"``. Ids, the space size and labels are all computed from that declaration.
+
+A game names its segments once, in an :class:`ActionName` enum (``Act.KNOCK``), and the engine, the
+heuristics and the tests use the members, never the bare strings: a misspelt member fails where it is
+written, while a misspelt string (``name == "knokc"``) would be quietly false, or a ``KeyError`` deep in
+play. The members are strings, so labels and ``start["play"]`` keep working.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 
 class UnknownActionLabel(ValueError):
     """A label that names no action of this game."""
+
+
+class ActionName(StrEnum):
+    """Base of a game's segment names (``class Act(ActionName): KNOCK = "knock"``); each value a segment."""
 
 
 @dataclass(frozen=True)
@@ -38,15 +48,18 @@ class Segment:
 
     def labels(self) -> list[str]:
         if self.items is None:
-            return [self.name]
+            return [str(self.name)]  # a plain string, also when the name is an ActionName
         return [item if self.bare else f"{self.name} {item}" for item in self.items]
 
 
 class ActionLayout:
     """The action space of a game: segments laid end to end."""
 
-    def __init__(self, segments: Sequence[Segment]) -> None:
+    def __init__(self, segments: Sequence[Segment], names: type[ActionName] | None = None) -> None:
+        """``names``: the game's segment-name enum; it must name exactly the segments declared."""
         self.segments = tuple(segments)
+        if names is not None and {seg.name for seg in self.segments} != set(names):
+            raise ValueError(f"{names.__name__} must name exactly the action segments declared")
         self.start: dict[str, int] = {}
         labels: list[str] = []
         for seg in self.segments:

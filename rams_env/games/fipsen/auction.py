@@ -3,7 +3,8 @@
 Kept apart from card play and scoring because this is where the regional variants differ
 most: who may bid what on the ladder (open, Prisdorf's holding, Duttfips' single round), and
 what the winner then does (pick up skat, Kieker cards or Dutt, discard, concede a Kieker,
-name trumps). Plain functions of (game, state, ...), like observe.py; the engine dispatches here.
+name trumps). Plain functions of (game, state, ...): legal actions, handlers and ``enter`` of the
+phase table in game.py, each returning the phase that follows (see rams_env/core/phases.py).
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rams_env.core.cards import card, rank_of
+from rams_env.core.phases import END, Next
 from rams_env.core.seating import next_seat, seats_from
-from rams_env.games.fipsen import play, settle
+from rams_env.games.fipsen import settle
 from rams_env.games.fipsen.contracts import Contract, Talon, Trumps
 from rams_env.games.fipsen.rules import Auction, Variant
-from rams_env.games.fipsen.state import FipsenState, Phase
+from rams_env.games.fipsen.state import Act, FipsenState, Phase
 
 if TYPE_CHECKING:
     from rams_env.games.fipsen.game import Fipsen
@@ -41,26 +43,27 @@ def eligible(state: FipsenState, seat: int, contract: Contract) -> bool:
 
 
 def bids_above(game: Fipsen, state: FipsenState, seat: int, level: int | None) -> list[int]:
-    start = game.actions.start["bid"]
+    start = game.actions.start[Act.BID]
     low = -1 if level is None else level
     return [start + i for i, c in enumerate(game.ladder) if i > low and eligible(state, seat, c)]
 
 
-def legal(game: Fipsen, state: FipsenState, seat: int) -> list[int]:
+def legal(game: Fipsen, state: FipsenState) -> list[int]:
     """Legal auction actions: bids above the highest, pass, and (Prisdorf) hold."""
     ids, auction = game.ids, game.spec.auction
-    bids = bids_above(game, state, seat, state.highest)
+    bids = bids_above(game, state, state.to_act, state.highest)
     if auction is Auction.SINGLE_ROUND and state.highest is None:
         return bids  # Duttfips: forehand may not pass
     if auction is Auction.HOLD and state.holder_to_answer:
-        return sorted([ids["hold"], ids["pass"], *bids])
-    return sorted([ids["pass"], *bids])
+        return sorted([ids[Act.HOLD], ids[Act.PASS], *bids])
+    return sorted([ids[Act.PASS], *bids])
 
 
 # ------------------------------------------------------------------- auction
-def begin(game: Fipsen, state: FipsenState, forehand: int) -> None:
+def begin(game: Fipsen, state: FipsenState) -> Next:
+    """Forehand opens; the others follow in turn (Prisdorf: each enters against the holder)."""
     n, auction = game.num_players, game.spec.auction
-    state.phase = Phase.AUCTION
+    forehand = (state.dealer + 1) % n
     if auction is Auction.HOLD:  # "Beginning with forehand": she opens (bid or pass), nobody holds yet
         state.holder, state.challenger = None, forehand
         state.queue = [(forehand + i) % n for i in range(1, n)]
@@ -68,81 +71,80 @@ def begin(game: Fipsen, state: FipsenState, forehand: int) -> None:
     else:
         state.queue = seats_from(n, forehand)
         state.to_act = forehand
+    return None
 
 
-def step(game: Fipsen, state: FipsenState, seat: int, name: str, level: int) -> None:
+def step(game: Fipsen, state: FipsenState, seat: int, name: Act, level: int) -> Next:
     """One bid, hold or pass, under the variant's auction."""
-    if name == "bid":
+    if name is Act.BID:
         state.highest, state.highest_bidder = level, seat
         if game.ladder[level].needs == "siebener":  # wins without play
             settle.award(game, state, seat, level, made=True, reason="siebener_fips")
-            return
-    elif name == "pass":
+            return END
+    elif name is Act.PASS:
         state.passed[seat] = True
     if game.spec.auction is Auction.HOLD:
-        _hold_step(game, state, seat, name)
-    elif game.spec.auction is Auction.SINGLE_ROUND:
+        return _hold_step(game, state, seat, name)
+    if game.spec.auction is Auction.SINGLE_ROUND:
         state.queue.pop(0)
-        _next_bidder(game, state, state.queue[0] if state.queue else None)
-    else:
-        _open_step(game, state, seat)
+        return _next_bidder(game, state, state.queue[0] if state.queue else None)
+    return _open_step(game, state, seat)
 
 
-def _open_step(game: Fipsen, state: FipsenState, seat: int) -> None:
+def _open_step(game: Fipsen, state: FipsenState, seat: int) -> Next:
     """In turn: bid higher or pass (for good) until one bidder is left."""
     n = game.num_players
     nxt = next_seat(n, seat, lambda s: not state.passed[s] and s != state.highest_bidder)
     if state.highest is None and all(state.passed):
         nxt = None
-    _next_bidder(game, state, nxt)
+    return _next_bidder(game, state, nxt)
 
 
-def _hold_step(game: Fipsen, state: FipsenState, seat: int, name: str) -> None:
+def _hold_step(game: Fipsen, state: FipsenState, seat: int, name: Act) -> Next:
     """Prisdorf: players enter in turn from forehand; the earlier of the bidding pair holds, bids higher or
     passes on each higher bid of the later one; whoever of the pair passes makes way for the next player."""
     if state.holder is None:  # nobody has bid yet: the entering player opened or passed
-        if name == "bid":
+        if name is Act.BID:
             state.holder = seat
-        _next_challenger(game, state)
-        return
-    if seat == state.challenger and name == "bid":
+        return _next_challenger(game, state)
+    if seat == state.challenger and name is Act.BID:
         state.holder_to_answer, state.to_act = True, state.holder
-        return
-    if seat == state.holder and name != "pass":  # hold (same level) or bid higher still
-        if name == "hold":
+        return None
+    if seat == state.holder and name is not Act.PASS:  # hold (same level) or bid higher still
+        if name is Act.HOLD:
             state.highest_bidder = state.holder
         state.holder_to_answer, state.to_act = False, state.challenger
-        return
+        return None
     if seat == state.holder:  # the holder passes: the challenger's bid stands and she holds from now on
         state.holder = state.challenger
     state.holder_to_answer = False
-    _next_challenger(game, state)
+    return _next_challenger(game, state)
 
 
-def _next_challenger(game: Fipsen, state: FipsenState) -> None:
+def _next_challenger(game: Fipsen, state: FipsenState) -> Next:
     """The next player in turn enters the auction; when none is left it ends (declarer, or a redeal)."""
     state.challenger = state.queue.pop(0) if state.queue else None
     if state.challenger is not None:
         state.to_act = state.challenger
-    else:
-        _next_bidder(game, state, None)
+        return None
+    return _next_bidder(game, state, None)
 
 
-def _next_bidder(game: Fipsen, state: FipsenState, seat: int | None) -> None:
+def _next_bidder(game: Fipsen, state: FipsenState, seat: int | None) -> Next:
     if seat is not None:
         state.to_act = seat
-    elif state.highest is None:  # all pass: the same dealer deals again
+        return None
+    if state.highest is None:  # all pass: the same dealer deals again
         state.redeals += 1
         if state.redeals > MAX_REDEALS:
             settle.end_deal(game, state, "all_passed")
-            return
-        game.deal_cards(state, None)
-    else:
-        _won_auction(game, state)
+            return END
+        return game.deal_cards(state, None)
+    return _won_auction(game, state)
 
 
 # -------------------------------------------------------------- the declarer
-def _won_auction(game: Fipsen, state: FipsenState) -> None:
+def _won_auction(game: Fipsen, state: FipsenState) -> Next:
     """The highest bidder declares and picks up what the contract's talon gives her."""
     seat, contract = state.highest_bidder, game.ladder[state.highest]
     state.declarer, state.contract, state.to_act = seat, state.highest, seat
@@ -157,33 +159,33 @@ def _won_auction(game: Fipsen, state: FipsenState) -> None:
         state.hands[seat].extend(state.aside)
         state.aside = []
     state.to_discard = TALON_DISCARDS[talon]
-    if state.to_discard:
-        state.phase = Phase.DISCARD
-    else:
-        _after_discards(game, state)
+    return Phase.DISCARD if state.to_discard else _after_discards(game, state)
 
 
-def discard(game: Fipsen, state: FipsenState, seat: int, card_id: int) -> None:
+def legal_discard(game: Fipsen, state: FipsenState) -> list[int]:
+    """Any card of the declarer's hand, face down."""
+    start, index = game.actions.start[Act.DISCARD], game.pack().index
+    return sorted(start + index[c] for c in state.hands[state.to_act])
+
+
+def discard(game: Fipsen, state: FipsenState, seat: int, name: Act, item: int) -> Next:
+    card_id = game.pack().cards[item]
     state.hands[seat].remove(card_id)
     state.face_down[seat].append(card_id)
     state.to_discard -= 1
-    if state.to_discard == 0:
-        _after_discards(game, state)
+    return _after_discards(game, state) if state.to_discard == 0 else None
 
 
-def _after_discards(game: Fipsen, state: FipsenState) -> None:
+def _after_discards(game: Fipsen, state: FipsenState) -> Next:
     contract = game.ladder[state.contract]
-    if contract.talon is Talon.KIEKER_ALL:
-        state.phase = Phase.KIEKER
-    else:
-        _choose_trumps(game, state)
+    return Phase.KIEKER if contract.talon is Talon.KIEKER_ALL else _choose_trumps(game, state)
 
 
-def kieker(game: Fipsen, state: FipsenState, seat: int, concede: bool) -> None:
-    if concede:
+def kieker(game: Fipsen, state: FipsenState, seat: int, name: Act, item: int) -> Next:
+    if name is Act.CONCEDE:
         settle.record(game, state, seat, -KIEKER_CONCESSION, "kieker_conceded")
-    else:
-        _choose_trumps(game, state)
+        return END
+    return _choose_trumps(game, state)
 
 
 def trump_choices(game: Fipsen) -> list[int]:
@@ -193,9 +195,17 @@ def trump_choices(game: Fipsen) -> list[int]:
     return list(game.suits)
 
 
-def _choose_trumps(game: Fipsen, state: FipsenState) -> None:
+def legal_trump(game: Fipsen, state: FipsenState) -> list[int]:
+    return [game.actions.id(Act.TRUMP, s) for s in trump_choices(game)]
+
+
+def name_trumps(game: Fipsen, state: FipsenState, seat: int, name: Act, suit: int) -> Next:
+    state.trump = suit
+    return Phase.PLAY
+
+
+def _choose_trumps(game: Fipsen, state: FipsenState) -> Next:
     if game.ladder[state.contract].trumps is Trumps.PREFERENCE:
         state.trump = game.preference
-        play.begin_play(game, state)
-    else:
-        state.phase = Phase.TRUMP
+        return Phase.PLAY
+    return Phase.TRUMP

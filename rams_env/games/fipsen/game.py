@@ -6,9 +6,11 @@ and Mecklenburg games: an auction on a ladder of contracts (data in contracts.py
 declarer picks up skat, Kieker cards or Dutt and discards, names trumps, and plays
 alone against the others (follow suit, else any card); the score sheet records the result.
 
-This module is the Game: declarations, the deal, and legal actions and moves chosen by
-phase. The phases live in auction.py (bidding, the declarer's pick-up, discards, trumps),
-play.py (the fipsen call, card play) and settle.py (race, score sheet, end of the deal).
+This module is the Game: declarations, the deal, and PHASE_TABLE (at the end): the table of the
+deal's phases, each with its legal actions, its handler and the phases that may follow. The
+handlers live in auction.py (bidding, the declarer's pick-up, discards, trumps) and play.py
+(the fipsen call, card play); each returns the phase that follows, so a move goes
+apply_action -> handler -> the next phase's ``enter``. settle.py scores the race and the sheet.
 """
 
 from __future__ import annotations
@@ -23,13 +25,13 @@ from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, suit_of
 from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
 from rams_env.core.observation import ObservationLayout
+from rams_env.core.phases import END, Next, PhaseTable, Step, offer
 from rams_env.core.potgame import ledger_from_carry
-from rams_env.core.seating import seats_from
 from rams_env.core.tricks import TrickOrder
 from rams_env.games.fipsen import auction, observe, play, settle
 from rams_env.games.fipsen.contracts import Contract
 from rams_env.games.fipsen.rules import FipsenRules, Variant
-from rams_env.games.fipsen.state import HAND_SIZE, FipsenState, Phase
+from rams_env.games.fipsen.state import HAND_SIZE, Act, FipsenState, Phase
 
 
 class Fipsen(Game):
@@ -69,19 +71,19 @@ class Fipsen(Game):
         codes_ = self.pack().codes
         bids = tuple(c.label.removeprefix("bid ") for c in self.rules.spec.ladder) or ("none",)
         return ActionLayout([
-            Segment("play", codes_, bare=True, doc="play this card"),
-            Segment("discard", codes_, doc="declarer: discard this card after picking up",
+            Segment(Act.PLAY, codes_, bare=True, doc="play this card"),
+            Segment(Act.DISCARD, codes_, doc="declarer: discard this card after picking up",
                     seen_by_others="discards a card"),
-            Segment("bid", bids, doc="bid this contract (the variant's ladder, lowest first)"),
-            Segment("hold", doc="Prisdorf: hold the later player's bid"),
-            Segment("pass", doc="pass (auction, fipsen call)"),
-            Segment("trump", SUITS, doc="declarer: name trumps"),
-            Segment("fipsen", doc="Thedinghausen: undertake all five tricks"),
-            Segment("concede", doc="Grossenaspe Kieker: fold, conceding five points"),
-            Segment("play_kieker", doc="Grossenaspe Kieker: play it"),
-            Segment("play_on", doc="Grossenaspe: bid made, play on for a Durch"),
-            Segment("stop", doc="Grossenaspe: bid made, stop and score it"),
-        ])
+            Segment(Act.BID, bids, doc="bid this contract (the variant's ladder, lowest first)"),
+            Segment(Act.HOLD, doc="Prisdorf: hold the later player's bid"),
+            Segment(Act.PASS, doc="pass (auction, fipsen call)"),
+            Segment(Act.TRUMP, SUITS, doc="declarer: name trumps"),
+            Segment(Act.FIPSEN, doc="Thedinghausen: undertake all five tricks"),
+            Segment(Act.CONCEDE, doc="Grossenaspe Kieker: fold, conceding five points"),
+            Segment(Act.PLAY_KIEKER, doc="Grossenaspe Kieker: play it"),
+            Segment(Act.PLAY_ON, doc="Grossenaspe: bid made, play on for a Durch"),
+            Segment(Act.STOP, doc="Grossenaspe: bid made, stop and score it"),
+        ], names=Act)
 
     def build_observation(self) -> ObservationLayout:
         return observe.layout(self.num_players, self.pack(), len(self.rules.spec.ladder), self.rules.race_to)
@@ -124,11 +126,11 @@ class Fipsen(Game):
             state.race, state.race_won = [0] * n, False
             for seat in range(n):
                 state.ledger.pay_in(seat, 1)
-        self.deal_cards(state, deal)
+        PHASE_TABLE.start(self, state, self.deal_cards(state, deal))
         settle.update_scores(self, state)
 
-    def deal_cards(self, state: FipsenState, deal: DealSpec | None) -> None:
-        """Deal (again, after an all-pass) and open the call or the auction."""
+    def deal_cards(self, state: FipsenState, deal: DealSpec | None) -> Next:
+        """Deal (again, after an all-pass); the first decision: the fipsen call, or the auction."""
         n = self.num_players
         state.hands, stock = self.complete_deal(state, deal, HAND_SIZE)
         state.face_down, state.played = [[] for _ in range(n)], [[] for _ in range(n)]
@@ -137,51 +139,19 @@ class Fipsen(Game):
         state.holder = state.challenger = None
         state.holder_to_answer, state.playing_on, state.to_discard, state.breakdown = False, False, 0, {}
         state.trump = state.turned = None
-        forehand = (state.dealer + 1) % n
         if self.thedinghausen:
             state.turned, state.skat, state.aside = stock[0], [], stock[1:]
             state.trump = suit_of(state.turned)
-            state.phase, state.queue, state.to_act = Phase.CALL, seats_from(n, forehand), forehand
-            return
+            return Phase.CALL
         state.skat, state.aside = stock[:self.spec.skat], stock[self.spec.skat:]
-        auction.begin(self, state, forehand)
+        return Phase.AUCTION
 
-    # ------------------------------------------------------------------ legal
+    # -------------------------------------------------------- phases (PHASE_TABLE)
     def legal_actions(self, state: FipsenState) -> list[int]:
-        if state.terminal:
-            return []
-        ids, phase, seat = self.ids, state.phase, state.to_act
-        if phase is Phase.PLAY:
-            return play.legal(self, state, seat)
-        if phase is Phase.AUCTION:
-            return auction.legal(self, state, seat)
-        if phase is Phase.DISCARD:
-            start, index = self.actions.start["discard"], self.pack().index
-            return sorted(start + index[c] for c in state.hands[seat])
-        if phase is Phase.TRUMP:
-            return [self.actions.id("trump", s) for s in auction.trump_choices(self)]
-        return {Phase.CALL: [ids["pass"], ids["fipsen"]], Phase.KIEKER: [ids["concede"], ids["play_kieker"]],
-                Phase.PLAY_ON: [ids["play_on"], ids["stop"]]}[phase]
+        return [] if state.terminal else PHASE_TABLE.legal(self, state)
 
-    # ------------------------------------------------------------------ apply
     def apply_action(self, state: FipsenState, action: int) -> None:
-        seat = state.to_act
-        name, item = self.actions.segment(action)
-        if name == "play":
-            play.play_card(self, state, seat, self.pack().cards[item])
-        elif name == "discard":
-            auction.discard(self, state, seat, self.pack().cards[item])
-        elif name == "trump":
-            state.trump = item
-            play.begin_play(self, state)
-        elif name in ("fipsen", "pass") and state.phase is Phase.CALL:
-            play.call(self, state, seat, fipsen=name == "fipsen")
-        elif name in ("bid", "hold", "pass"):
-            auction.step(self, state, seat, name, item)
-        elif name in ("concede", "play_kieker"):
-            auction.kieker(self, state, seat, concede=name == "concede")
-        else:
-            play.play_on(self, state, seat, on=name == "play_on")
+        PHASE_TABLE.apply(self, state, action)
         settle.update_scores(self, state)
 
     # ------------------------------------------------------------- rule queries
@@ -215,3 +185,21 @@ class Fipsen(Game):
         if state.turned is not None:
             places.append([state.turned])
         return {"cards": sorted(c for place in places for c in place), "chips": state.ledger.total}
+
+
+PHASE_TABLE = PhaseTable({
+    Phase.CALL: Step(offer(Act.PASS, Act.FIPSEN), play.call, then=(Phase.PLAY,), enter=play.begin_call),
+    Phase.AUCTION: Step(auction.legal, auction.step, enter=auction.begin,
+                        then=(Phase.AUCTION, Phase.DISCARD, Phase.KIEKER, Phase.TRUMP, Phase.PLAY, END)),
+    Phase.DISCARD: Step(auction.legal_discard, auction.discard, then=(Phase.KIEKER, Phase.TRUMP, Phase.PLAY)),
+    Phase.KIEKER: Step(offer(Act.CONCEDE, Act.PLAY_KIEKER), auction.kieker, then=(Phase.TRUMP, Phase.PLAY, END)),
+    Phase.TRUMP: Step(auction.legal_trump, auction.name_trumps, then=(Phase.PLAY,)),
+    Phase.PLAY: Step(play.legal, play.play_card, then=(Phase.PLAY_ON, END), enter=play.begin_play),
+    Phase.PLAY_ON: Step(offer(Act.PLAY_ON, Act.STOP), play.play_on, then=(Phase.PLAY, END)),
+}, first=(Phase.CALL, Phase.AUCTION))
+"""Fipsen's deal: each phase's legal actions, handler, set-up, and the phases that may follow.
+
+Thedinghausen: the fipsen call, then play. The other games: the auction (an all-pass deals again), the
+declarer's discards after picking up, the Grossenaspe Kieker (concede or play), trumps named unless the
+contract fixes them, play; Grossenaspe asks whether to play on once the bid is made.
+"""

@@ -4,17 +4,20 @@ Kept apart from the auction and from scoring because the two families play diffe
 (Thedinghausen: follow and overtake, else trump and overtrump, every trick counts in the race;
 Holstein and Mecklenburg: follow suit else any card, play stops once Grossenaspe's bid is
 decided) while the trick itself is the shared one in trickplay.py. Plain functions of
-(game, state, ...), like observe.py.
+(game, state, ...): legal actions, handlers and ``enter`` of the phase table in game.py, each
+returning the phase that follows (see rams_env/core/phases.py).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rams_env.core.phases import END, Next
+from rams_env.core.seating import seats_from
 from rams_env.core.trickplay import play_card as play_trick_card
 from rams_env.core.tricks import PlayRules
 from rams_env.games.fipsen import settle
-from rams_env.games.fipsen.state import TRICKS, FipsenState, Phase
+from rams_env.games.fipsen.state import TRICKS, Act, FipsenState, Phase
 
 if TYPE_CHECKING:
     from rams_env.games.fipsen.game import Fipsen
@@ -23,40 +26,50 @@ HOLSTEIN_PLAY = PlayRules(follow=True)  # "follow suit if able, otherwise may di
 THEDINGHAUSEN_PLAY = PlayRules(follow=True, trump_when_void=True, head=True)  # overtake; trump and overtrump
 
 
-def legal(game: Fipsen, state: FipsenState, seat: int) -> list[int]:
-    """The cards ``seat`` may play to the current trick, as action ids."""
-    start, index = game.actions.start["play"], game.pack().index
+def legal(game: Fipsen, state: FipsenState) -> list[int]:
+    """The cards the player to act may play to the current trick, as action ids."""
+    start, index = game.actions.start[Act.PLAY], game.pack().index
     rules = THEDINGHAUSEN_PLAY if game.thedinghausen else HOLSTEIN_PLAY
-    cards_ = game.order(state).legal_plays(state.hands[seat], [c for _, c in state.trick], rules)
+    cards_ = game.order(state).legal_plays(state.hands[state.to_act], [c for _, c in state.trick], rules)
     return sorted(start + index[c] for c in cards_)
 
 
-def call(game: Fipsen, state: FipsenState, seat: int, fipsen: bool) -> None:
+def begin_call(game: Fipsen, state: FipsenState) -> Next:
+    """Thedinghausen: everyone in turn from forehand may call "fipsen"."""
+    forehand = (state.dealer + 1) % game.num_players
+    state.queue, state.to_act = seats_from(game.num_players, forehand), forehand
+    return None
+
+
+def call(game: Fipsen, state: FipsenState, seat: int, name: Act, item: int) -> Next:
     """Thedinghausen: in turn, announce "fipsen" (all five tricks) or pass; a call starts play at once."""
     state.queue.pop(0)
-    if fipsen:
+    if name is Act.FIPSEN:
         state.fipsen = seat
-    if fipsen or not state.queue:
-        begin_play(game, state)
-    else:
-        state.to_act = state.queue[0]
+    if name is Act.FIPSEN or not state.queue:
+        return Phase.PLAY
+    state.to_act = state.queue[0]
+    return None
 
 
-def begin_play(game: Fipsen, state: FipsenState) -> None:
-    state.phase = Phase.PLAY
-    state.leader = state.to_act = (state.dealer + 1) % game.num_players  # forehand leads
+def begin_play(game: Fipsen, state: FipsenState) -> Next:
+    """The leader leads: forehand to the first trick, the last trick's winner after Grossenaspe's play-on."""
+    if state.tricks_played == 0:
+        state.leader = (state.dealer + 1) % game.num_players
+    state.to_act = state.leader
+    return None
 
 
-def play_card(game: Fipsen, state: FipsenState, seat: int, card_id: int) -> None:
-    if play_trick_card(state, seat, card_id, game.order(state), lambda s: True) is None:
-        return
+def play_card(game: Fipsen, state: FipsenState, seat: int, name: Act, item: int) -> Next:
+    if play_trick_card(state, seat, game.pack().cards[item], game.order(state), lambda s: True) is None:
+        return None
     if game.thedinghausen:
         settle.race_trick(game, state, state.leader)
-    else:
-        _check_contract(game, state)
+        return END if state.tricks_played == TRICKS else None  # the fifth trick settles the deal
+    return _check_contract(game, state)
 
 
-def _check_contract(game: Fipsen, state: FipsenState) -> None:
+def _check_contract(game: Fipsen, state: FipsenState) -> Next:
     """Grossenaspe ends play once the bid is made or lost; elsewhere all five tricks are played."""
     contract, seat = game.ladder[state.contract], state.declarer
     target = TRICKS if state.playing_on else contract.tricks
@@ -64,17 +77,21 @@ def _check_contract(game: Fipsen, state: FipsenState) -> None:
     if game.spec.play_on and lost > TRICKS - target:
         settle.award(game, state, seat, state.contract, made=state.playing_on, reason="failed",
                      failed_durch=state.playing_on)
-    elif state.tricks_played == TRICKS:
+        return END
+    if state.tricks_played == TRICKS:
         settle.award(game, state, seat, state.contract, made=won >= target, reason="played",
                      durch=won == TRICKS)
-    elif game.spec.play_on and won >= target and not state.playing_on and target < TRICKS:
-        state.phase, state.to_act = Phase.PLAY_ON, seat  # only while tricks remain to play for
+        return END
+    if game.spec.play_on and won >= target and not state.playing_on and target < TRICKS:
+        state.to_act = seat  # only while tricks remain to play for
+        return Phase.PLAY_ON
+    return None
 
 
-def play_on(game: Fipsen, state: FipsenState, seat: int, on: bool) -> None:
+def play_on(game: Fipsen, state: FipsenState, seat: int, name: Act, item: int) -> Next:
     """Grossenaspe: the bid is made; play on for a Durch (doubled, or lost), or stop and score it."""
-    if on:
-        state.playing_on, state.phase = True, Phase.PLAY
-        state.to_act = state.leader
-    else:
-        settle.award(game, state, seat, state.contract, made=True, reason="stopped")
+    if name is Act.PLAY_ON:
+        state.playing_on = True
+        return Phase.PLAY
+    settle.award(game, state, seat, state.contract, made=True, reason="stopped")
+    return END

@@ -1,9 +1,10 @@
-"""Fipsen's position: phases and State fields."""
+"""Fipsen's position: phases, action names and State fields."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rams_env.core.actions import ActionName
 from rams_env.core.game import StateEnum
 from rams_env.core.stakes import Ledger
 from rams_env.core.trickplay import TrickState
@@ -20,6 +21,22 @@ class Phase(StateEnum):
     TRUMP = "trump"  # the declarer names trumps
     PLAY = "play"
     PLAY_ON = "play_on"  # Grossenaspe: the bid is made; play on for a Durch, or stop
+
+
+class Act(ActionName):
+    """Fipsen's action segments (game.py declares what each does)."""
+
+    PLAY = "play"
+    DISCARD = "discard"
+    BID = "bid"
+    HOLD = "hold"
+    PASS = "pass"
+    TRUMP = "trump"
+    FIPSEN = "fipsen"
+    CONCEDE = "concede"
+    PLAY_KIEKER = "play_kieker"
+    PLAY_ON = "play_on"
+    STOP = "stop"
 
 
 @dataclass

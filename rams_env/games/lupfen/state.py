@@ -1,9 +1,10 @@
-"""Lupfen's position: round kinds, phases and State fields."""
+"""Lupfen's position: round kinds, phases, action names and State fields."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rams_env.core.actions import ActionName
 from rams_env.core.game import DealSpec, StateEnum
 from rams_env.core.stakes import Ledger
 from rams_env.core.trickplay import TrickState
@@ -21,6 +22,22 @@ class Phase(StateEnum):
     DECLARE = "declare"  # the holder of three Unters declares them once the game is on
     SCRAP = "scrap"  # a holder of two Unters and an Ober may call the deal off
     PLAY = "play"
+
+
+class Act(ActionName):
+    """Lupfen's action segments (game.py declares what each does)."""
+
+    PLAY = "play"
+    LIFT = "lift"
+    MIT = "mit"
+    PASS = "pass"
+    BLIND = "blind"
+    LOOK = "look"
+    SCRAP = "scrap"
+    DECLARE = "declare"
+    KEEP = "keep"
+    DEAL = "deal"
+    SHOVE = "shove"
 
 
 class Bid(StateEnum):

@@ -4,6 +4,10 @@ A deal runs: the dealer pays the Pinke and deals four cards each around a turned
 -> quartet redeals (option) -> the dealer's knock (option) -> sneak or pass -> join or
 pass -> exchanges with the talon -> four tricks (follow, else trump, head the trick)
 -> shares per trick and bêtes, all through the chip ledger.
+
+PHASE_TABLE (at the end of this module) lists the deal's phases, each with its legal actions,
+its handler and the phases that may follow; each handler returns the phase that follows, so a
+move goes apply_action -> handler -> the next phase's ``enter``.
 """
 
 from __future__ import annotations
@@ -18,13 +22,14 @@ from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, card, rank_of, suit_
 from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
 from rams_env.core.observation import ObservationLayout
+from rams_env.core.phases import END, Next, PhaseTable, Step, dealer_acts, offer
 from rams_env.core.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
 from rams_env.core.seating import seats_from
 from rams_env.core.trickplay import play_card
 from rams_env.core.tricks import PlayRules, TrickOrder
 from rams_env.games.mauscheln import observe
 from rams_env.games.mauscheln.rules import MauschelnRules, TrickShare
-from rams_env.games.mauscheln.state import Bid, MauschelnState, Phase
+from rams_env.games.mauscheln.state import Act, Bid, MauschelnState, Phase
 
 HAND_SIZE = 4
 TRICKS = 4
@@ -61,16 +66,16 @@ class Mauscheln(Game):
     def build_actions(self) -> ActionLayout:
         codes_ = self.pack().codes
         return ActionLayout([
-            Segment("play", codes_, bare=True, doc="play this card"),
-            Segment("discard", codes_, doc="put this card on the bonfire (exchange)",
+            Segment(Act.PLAY, codes_, bare=True, doc="play this card"),
+            Segment(Act.DISCARD, codes_, doc="put this card on the bonfire (exchange)",
                     seen_by_others="discards a card"),
-            Segment("done", doc="end the exchange: receive as many cards from the talon"),
-            Segment("sneak", doc="undertake to win at least two tricks"),
-            Segment("join", doc="play along with the sneaker, undertaking a trick"),
-            Segment("pass", doc="drop out of this deal"),
-            Segment("knock", doc="dealer: take the game on the high turn-up, unseen hand"),
-            Segment("decline", doc="dealer: do not knock"),
-        ])
+            Segment(Act.DONE, doc="end the exchange: receive as many cards from the talon"),
+            Segment(Act.SNEAK, doc="undertake to win at least two tricks"),
+            Segment(Act.JOIN, doc="play along with the sneaker, undertaking a trick"),
+            Segment(Act.PASS, doc="drop out of this deal"),
+            Segment(Act.KNOCK, doc="dealer: take the game on the high turn-up, unseen hand"),
+            Segment(Act.DECLINE, doc="dealer: do not knock"),
+        ], names=Act)
 
     def build_observation(self) -> ObservationLayout:
         return observe.layout(self.num_players, self.pack(), self.rules.pinke)
@@ -110,39 +115,33 @@ class Mauscheln(Game):
         self._update_scores(state)
         if self.rules.quartets:
             self._redeal_quartets(state)
-        if self.rules.dealer_knock and rank_of(state.turned) in self.rules.knock_ranks:
-            state.phase, state.to_act = Phase.KNOCK, state.dealer
-        else:
-            self._begin_sneaking(state)
+        knock = self.rules.dealer_knock and rank_of(state.turned) in self.rules.knock_ranks
+        PHASE_TABLE.start(self, state, Phase.KNOCK if knock else Phase.SNEAK)
 
     def session_over(self, state: MauschelnState) -> bool:
         return state.deals_played >= self.rules.session_deals
 
-    # ------------------------------------------------------------------ legal
+    # -------------------------------------------------------- phases (PHASE_TABLE)
     def legal_actions(self, state: MauschelnState) -> list[int]:
-        ids, phase = self.ids, state.phase
-        if state.terminal:
-            return []
-        if phase is Phase.PLAY:
-            index, start = self.pack().index, self.actions.start["play"]
-            cards_ = self.order(state).legal_plays(state.hands[state.to_act], [c for _, c in state.trick], PLAY_RULES)
-            return sorted(start + index[c] for c in cards_)
-        if phase is Phase.EXCHANGE:
-            return self._legal_exchange(state)
-        if phase is Phase.SNEAK:
-            return [ids["sneak"], ids["pass"]]
-        if phase is Phase.JOIN:
-            return [ids["join"], ids["pass"]]
-        return [ids["knock"], ids["decline"]]
+        return [] if state.terminal else PHASE_TABLE.legal(self, state)
 
-    def _legal_exchange(self, state: MauschelnState) -> list[int]:
+    def apply_action(self, state: MauschelnState, action: int) -> None:
+        PHASE_TABLE.apply(self, state, action)
+        self._update_scores(state)
+
+    def legal_play(self, state: MauschelnState) -> list[int]:
+        index, start = self.pack().index, self.actions.start[Act.PLAY]
+        cards_ = self.order(state).legal_plays(state.hands[state.to_act], [c for _, c in state.trick], PLAY_RULES)
+        return sorted(start + index[c] for c in cards_)
+
+    def legal_exchange(self, state: MauschelnState) -> list[int]:
         seat = state.to_act
         legal = []
         if state.pending < self._exchange_limit(state, seat):
-            start, index = self.actions.start["discard"], self.pack().index
+            start, index = self.actions.start[Act.DISCARD], self.pack().index
             legal = sorted(start + index[c] for c in state.hands[seat])
         if state.pending >= self._minimum_discards(state, seat):
-            legal.append(self.ids["done"])
+            legal.append(self.ids[Act.DONE])
         return legal
 
     def _exchange_limit(self, state: MauschelnState, seat: int) -> int:
@@ -156,24 +155,6 @@ class Mauscheln(Game):
     def _takes_turn_up(self, state: MauschelnState, seat: int) -> bool:
         return state.knocked and seat == state.dealer
 
-    # ------------------------------------------------------------------ apply
-    def apply_action(self, state: MauschelnState, action: int) -> None:
-        seat = state.to_act
-        name, item = self.actions.segment(action)
-        if name == "play":
-            self._play_card(state, seat, self.pack().cards[item])
-        elif name == "discard":
-            self._discard(state, seat, self.pack().cards[item])
-        elif name == "done":
-            self._finish_exchange(state, seat)
-        elif name in ("knock", "decline"):
-            self._dealer_decision(state, knock=name == "knock")
-        elif state.phase is Phase.SNEAK:
-            self._sneak_decision(state, seat, sneak=name == "sneak")
-        else:
-            self._join_decision(state, seat, join=name == "join")
-        self._update_scores(state)
-
     # ----------------------------------------------------------- the deal
     def _redeal_quartets(self, state: MauschelnState) -> None:
         """Four of a kind goes on the bonfire; the holder pays the Pinke and gets a new hand ("Quartets")."""
@@ -184,72 +165,81 @@ class Mauscheln(Game):
                 state.hands[seat], state.talon = state.talon[:HAND_SIZE], state.talon[HAND_SIZE:]
                 state.quartets[seat] += 1
 
-    def _dealer_decision(self, state: MauschelnState, knock: bool) -> None:
-        if not knock:
-            self._begin_sneaking(state)
-            return
+    def dealer_decision(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
+        """The dealer knocks on a high turn-up (she sneaks, unseen hand) or declines."""
+        if name is Act.DECLINE:
+            return Phase.SNEAK
         state.knocked, state.sneaker = True, state.dealer
         state.bids[state.dealer] = Bid.SNEAK
-        self._begin_joining(state)
+        return Phase.JOIN
 
-    def _begin_sneaking(self, state: MauschelnState) -> None:
-        state.phase = Phase.SNEAK
+    def begin_sneaking(self, state: MauschelnState) -> Next:
         state.queue = seats_from(self.num_players, state.dealer + 1)
         state.to_act = state.queue[0]
+        return None
 
-    def _sneak_decision(self, state: MauschelnState, seat: int, sneak: bool) -> None:
+    def sneak_decision(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
         state.queue.pop(0)
+        sneak = name is Act.SNEAK
         state.bids[seat] = Bid.SNEAK if sneak else Bid.PASS
         if sneak:
             state.sneaker = seat
-            self._begin_joining(state)
-        elif state.queue:
+            return Phase.JOIN
+        if state.queue:
             state.to_act = state.queue[0]
-        else:  # nobody sneaks: the cards are thrown in and the next player deals
-            self._end_deal(state, "thrown_in")
+            return None
+        self._end_deal(state, "thrown_in")  # nobody sneaks: the cards are thrown in and the next player deals
+        return END
 
-    def _begin_joining(self, state: MauschelnState) -> None:
-        state.phase = Phase.JOIN
+    def begin_joining(self, state: MauschelnState) -> Next:
         state.queue = seats_from(self.num_players, state.sneaker + 1, lambda s: s != state.sneaker)
         state.to_act = state.queue[0]
+        return None
 
-    def _join_decision(self, state: MauschelnState, seat: int, join: bool) -> None:
-        state.bids[seat] = Bid.JOIN if join else Bid.PASS
+    def join_decision(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
+        state.bids[seat] = Bid.JOIN if name is Act.JOIN else Bid.PASS
         state.queue.pop(0)
         if state.queue:
             state.to_act = state.queue[0]
-        elif not any(state.bids[s] is Bid.JOIN for s in range(self.num_players)):
+            return None
+        if not any(state.bids[s] is Bid.JOIN for s in range(self.num_players)):
             state.ledger.take_out(state.sneaker, state.ledger.pot)  # all fold: the sneaker takes the pot
             self._end_deal(state, "all_passed")
-        else:
-            self._begin_exchange(state)
+            return END
+        return Phase.EXCHANGE
 
     # ------------------------------------------------------------ exchange
-    def _begin_exchange(self, state: MauschelnState) -> None:
+    def begin_exchange(self, state: MauschelnState) -> Next:
         """Active players in turn from forehand; a knocking dealer first ("Knocking")."""
         order = seats_from(self.num_players, state.dealer + 1, state.active)
         if state.knocked:
             order = [state.dealer] + [s for s in order if s != state.dealer]
         state.queue = order
-        state.phase = Phase.EXCHANGE
-        self._next_exchanger(state)
+        return self._next_exchanger(state)
 
-    def _next_exchanger(self, state: MauschelnState) -> None:
+    def _next_exchanger(self, state: MauschelnState) -> Next:
         while state.queue and self._exchange_limit(state, state.queue[0]) == 0:
             state.queue.pop(0)
         if state.queue:
             state.to_act, state.pending = state.queue[0], 0
-        else:
-            self._begin_play(state)
+            return None
+        return Phase.PLAY
 
-    def _discard(self, state: MauschelnState, seat: int, card_id: int) -> None:
+    def exchange(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
+        """One more card on the bonfire, or ``done``: the talon (and a knocker's turn-up) replaces them."""
+        if name is Act.DONE:
+            return self._finish_exchange(state, seat)
+        return self._discard(state, seat, self.pack().cards[item])
+
+    def _discard(self, state: MauschelnState, seat: int, card_id: int) -> Next:
         state.hands[seat].remove(card_id)
         state.face_down[seat].append(card_id)
         state.pending += 1
         if state.pending == self._exchange_limit(state, seat):
-            self._finish_exchange(state, seat)
+            return self._finish_exchange(state, seat)
+        return None
 
-    def _finish_exchange(self, state: MauschelnState, seat: int) -> None:
+    def _finish_exchange(self, state: MauschelnState, seat: int) -> Next:
         count = state.pending
         if self._takes_turn_up(state, seat):
             state.hands[seat].append(state.turned)
@@ -259,23 +249,26 @@ class Mauscheln(Game):
         state.talon = state.talon[count:]
         state.exchanged[seat] = state.pending
         state.queue.pop(0)
-        self._next_exchanger(state)
+        return self._next_exchanger(state)
 
     # --------------------------------------------------------------- tricks
-    def _begin_play(self, state: MauschelnState) -> None:
-        state.phase, state.leader = Phase.PLAY, state.sneaker
+    def begin_play(self, state: MauschelnState) -> Next:
+        state.leader = state.sneaker
         state.pot_at_play = state.ledger.pot
         state.to_act = state.sneaker
+        return None
 
-    def _play_card(self, state: MauschelnState, seat: int, card_id: int) -> None:
-        trick = play_card(state, seat, card_id, self.order(state), state.active)
+    def play(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
+        trick = play_card(state, seat, self.pack().cards[item], self.order(state), state.active)
         if trick is None:
-            return
+            return None
         winning_card = next(c for s, c in trick if s == state.leader)
         if self.rules.belli_penalty and rank_of(winning_card) == "A" and suit_of(winning_card) == state.trump:
             state.belli_lost_by += [s for s, c in trick if c == BELLI]
         if state.tricks_played == TRICKS:
             self._settle(state)
+            return END
+        return None
 
     def _settle(self, state: MauschelnState) -> None:
         """Shares per trick out of the pot, then bêtes into it ("Scoring")."""
@@ -344,3 +337,21 @@ class Mauscheln(Game):
 def _is_quartet(hand: list[int]) -> bool:
     return len(hand) == HAND_SIZE and len({rank_of(c) for c in hand}) == 1
 
+
+PHASE_TABLE = PhaseTable({
+    Phase.KNOCK: Step(offer(Act.KNOCK, Act.DECLINE), Mauscheln.dealer_decision, then=(Phase.SNEAK, Phase.JOIN),
+                      enter=dealer_acts),
+    Phase.SNEAK: Step(offer(Act.SNEAK, Act.PASS), Mauscheln.sneak_decision, then=(Phase.JOIN, END),
+                      enter=Mauscheln.begin_sneaking),
+    Phase.JOIN: Step(offer(Act.JOIN, Act.PASS), Mauscheln.join_decision, then=(Phase.EXCHANGE, END),
+                     enter=Mauscheln.begin_joining),
+    Phase.EXCHANGE: Step(Mauscheln.legal_exchange, Mauscheln.exchange, then=(Phase.PLAY,),
+                         enter=Mauscheln.begin_exchange),
+    Phase.PLAY: Step(Mauscheln.legal_play, Mauscheln.play, then=(END,), enter=Mauscheln.begin_play),
+}, first=(Phase.KNOCK, Phase.SNEAK))
+"""Mauscheln's deal: each phase's legal actions, handler, set-up, and the phases that may follow.
+
+The dealer's knock on a high turn-up (variation; she becomes the sneaker), else sneak or pass in turn (all
+passing throws the cards in); the others join or pass (nobody joining gives the sneaker the pot); the
+exchange with the talon; the four tricks.
+"""

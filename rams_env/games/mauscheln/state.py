@@ -1,9 +1,10 @@
-"""Mauscheln's position: phases and State fields."""
+"""Mauscheln's position: phases, action names and State fields."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rams_env.core.actions import ActionName
 from rams_env.core.game import StateEnum
 from rams_env.core.stakes import Ledger
 from rams_env.core.trickplay import TrickState
@@ -17,6 +18,19 @@ class Phase(StateEnum):
     JOIN = "join"  # once someone sneaks (or the dealer knocked): the others join or pass
     EXCHANGE = "exchange"  # active players discard up to four cards, one at a time, then "done"
     PLAY = "play"  # trick play
+
+
+class Act(ActionName):
+    """Mauscheln's action segments (game.py declares what each does)."""
+
+    PLAY = "play"
+    DISCARD = "discard"
+    DONE = "done"
+    SNEAK = "sneak"
+    JOIN = "join"
+    PASS = "pass"
+    KNOCK = "knock"
+    DECLINE = "decline"
 
 
 class Bid(StateEnum):

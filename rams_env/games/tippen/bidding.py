@@ -2,57 +2,57 @@
 
 Kept apart because it decides who takes part: forced play while the pot holds only the
 basic stake, tap or pass in turn, everybody passing, a lone player taking the pot, then
-the exchange with the talon, one discard at a time. Plain functions of (game, state, ...),
-like observe.py.
+the exchange with the talon, one discard at a time. Plain functions of (game, state, ...):
+legal actions, handlers and ``enter`` of the phase table in game.py, each returning the phase
+that follows (see rams_env/core/phases.py).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rams_env.core.phases import END, Next
 from rams_env.core.seating import seats_from
 from rams_env.games.tippen import play
-from rams_env.games.tippen.state import Bid, Phase, TippenState
+from rams_env.games.tippen.state import Act, Bid, Phase, TippenState
 
 if TYPE_CHECKING:
     from rams_env.games.tippen.game import Tippen
 
 
 # ------------------------------------------------------------------ bidding
-def begin_bidding(game: Tippen, state: TippenState) -> None:
+def begin_bidding(game: Tippen, state: TippenState) -> Next:
+    """Everyone undecided taps or passes in turn from forehand; while play is forced, all play at once."""
     undecided = [s for s in seats_from(game.num_players, state.dealer + 1) if state.bids[s] is Bid.NONE]
     if state.forced:
         for s in undecided:
             state.bids[s] = Bid.FORCED
-        _after_bidding(game, state)
-        return
-    state.phase, state.queue = Phase.BID, undecided
+        return _after_bidding(game, state)
+    state.queue = undecided
     state.to_act = undecided[0]
+    return None
 
 
-def bid(game: Tippen, state: TippenState, seat: int, play_deal: bool) -> None:
+def bid(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
     """Tap (play this deal) or pass, in turn."""
-    state.bids[seat] = Bid.PLAY if play_deal else Bid.PASS
+    state.bids[seat] = Bid.PLAY if name is Act.TAP else Bid.PASS
     state.queue.pop(0)
     if state.queue:
         state.to_act = state.queue[0]
-    else:
-        _after_bidding(game, state)
+        return None
+    return _after_bidding(game, state)
 
 
-def _after_bidding(game: Tippen, state: TippenState) -> None:
+def _after_bidding(game: Tippen, state: TippenState) -> Next:
     active = [s for s in range(game.num_players) if state.active(s)]
     if not active:  # all pass: the next dealer antes too and deals
         play.end_deal(game, state, "all_passed")
-    elif len(active) == 1:  # a lone player wins the pot
+        return END
+    if len(active) == 1:  # a lone player wins the pot
         state.ledger.take_out(active[0], state.ledger.pot)
         play.end_deal(game, state, "lone_player")
-    elif game.rules.exchange:
-        state.phase = Phase.EXCHANGE
-        state.queue = seats_from(game.num_players, state.dealer + 1, state.active)
-        _next_exchanger(game, state)
-    else:
-        play.begin_play(game, state)
+        return END
+    return Phase.EXCHANGE if game.rules.exchange else Phase.PLAY
 
 
 # ----------------------------------------------------------------- exchange
@@ -65,30 +65,44 @@ def legal_exchange(game: Tippen, state: TippenState) -> list[int]:
     seat, limit = state.to_act, exchange_limit(game, state)
     legal = []
     if state.pending < limit:
-        start, index = game.actions.start["discard"], game.pack().index
+        start, index = game.actions.start[Act.DISCARD], game.pack().index
         legal = sorted(start + index[c] for c in state.hands[seat])
-    return legal + [game.ids["done"]]
+    return legal + [game.ids[Act.DONE]]
 
 
-def exchange_discard(game: Tippen, state: TippenState, seat: int, card_id: int) -> None:
+def begin_exchange(game: Tippen, state: TippenState) -> Next:
+    """The active players exchange in turn from forehand."""
+    state.queue = seats_from(game.num_players, state.dealer + 1, state.active)
+    return _next_exchanger(game, state)
+
+
+def exchange(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
+    """One more card discarded, or ``done``: the talon replaces the cards discarded."""
+    if name is Act.DONE:
+        return finish_exchange(game, state, seat)
+    return exchange_discard(game, state, seat, game.pack().cards[item])
+
+
+def exchange_discard(game: Tippen, state: TippenState, seat: int, card_id: int) -> Next:
     state.hands[seat].remove(card_id)
     state.face_down[seat].append(card_id)
     state.pending += 1
     if state.pending == exchange_limit(game, state):
-        finish_exchange(game, state, seat)
+        return finish_exchange(game, state, seat)
+    return None
 
 
-def _next_exchanger(game: Tippen, state: TippenState) -> None:
+def _next_exchanger(game: Tippen, state: TippenState) -> Next:
     if state.queue and exchange_limit(game, state) > 0:
         state.to_act, state.pending = state.queue[0], 0
-    else:
-        play.begin_play(game, state)
+        return None
+    return Phase.PLAY
 
 
-def finish_exchange(game: Tippen, state: TippenState, seat: int) -> None:
+def finish_exchange(game: Tippen, state: TippenState, seat: int) -> Next:
     """The talon replaces as many cards as were discarded; the next player exchanges."""
     state.hands[seat].extend(state.talon[:state.pending])
     state.talon = state.talon[state.pending:]
     state.exchanged[seat] = state.pending
     state.queue.pop(0)
-    _next_exchanger(game, state)
+    return _next_exchanger(game, state)

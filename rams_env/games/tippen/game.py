@@ -6,9 +6,11 @@ first; then play or pass (forced while the pot holds only the basic stake, where
 rule set says so); a lone player takes the pot; exchanges (modern); tricks under the
 rule set's obligations; shares per trick, bêtes for trickless players.
 
-This module is the Game: declarations, the deal (hop and jump, shoving), legal actions and
-moves chosen by phase, and what is hidden. The phases live in privileges.py (knock, sniff,
-rob, drop), bidding.py (tap or pass, the exchange) and play.py (tricks and settlement).
+This module is the Game: declarations, the deal (hop and jump, shoving), what is hidden, and
+PHASE_TABLE (at the end): the table of the deal's phases, each with its legal actions, its handler and
+the phases that may follow. The handlers live in privileges.py (knock, sniff, rob, drop),
+bidding.py (tap or pass, the exchange) and play.py (tricks and settlement); each returns the
+phase that follows, so a move goes apply_action -> handler -> the next phase's ``enter``.
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, rank_of, suit_of
 from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
 from rams_env.core.observation import ObservationLayout
+from rams_env.core.phases import END, Next, PhaseTable, Step, dealer_acts, offer
 from rams_env.core.potgame import POT_CARRY_OPTIONS, ledger_from_carry
 from rams_env.core.private_choice import PrivateChoice
 from rams_env.core.tricks import PlayRules, TrickOrder
 from rams_env.games.tippen import bidding, observe, play, privileges
 from rams_env.games.tippen.rules import DealerOption, PlayMode, TippenRules, TrumpFrom
-from rams_env.games.tippen.state import Bid, Phase, TippenState
+from rams_env.games.tippen.state import Act, Bid, Phase, TippenState
 
 PLAY_RULES = {
     PlayMode.HEAD: PlayRules(follow=True, trump_when_void=True, head=True),
@@ -56,7 +59,7 @@ class Tippen(Game):
         super().__init__(num_players, rules, session=session)
         self.ids = self.actions.singles
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
-        self.robbing = PrivateChoice((self.ids["decline"], self.ids["rob"]), self.ids["decline"],
+        self.robbing = PrivateChoice((self.ids[Act.DECLINE], self.ids[Act.ROB]), self.ids[Act.DECLINE],
                                      privileges.holds_trump_seven)
         """Every player is asked; only the holder of the trump seven may rob the upcard."""
         self.play_rules = PLAY_RULES[self.rules.play_mode]
@@ -74,20 +77,21 @@ class Tippen(Game):
     def build_actions(self) -> ActionLayout:
         codes_ = self.pack().codes
         return ActionLayout([
-            Segment("play", codes_, bare=True, doc="play this card"),
-            Segment("discard", codes_, doc="discard this card (exchange; after a knock, sniff or rob)",
+            Segment(Act.PLAY, codes_, bare=True, doc="play this card"),
+            Segment(Act.DISCARD, codes_, doc="discard this card (exchange; after a knock, sniff or rob)",
                     seen_by_others="discards a card"),
-            Segment("done", doc="end the exchange: receive as many cards from the talon"),
-            Segment("tap", doc="play this deal (tippen), undertaking a trick"),
-            Segment("pass", doc="drop out of this deal"),
-            Segment("knock", doc="dealer: knock on the unseen trump before looking at the hand"),
-            Segment("sniff", doc="dealer: sniff (take the trump card, discard one)"),
-            Segment("decline", doc="do not use the privilege (knock, sniff, rob); without the trump 7 the only answer"),
-            Segment("rob", doc="holder of the trump 7: take the upcard, discard one"),
-            Segment("drop", doc="sniffing dealer (1859): drop out, paying a simple bête"),
-            Segment("deal", doc="dealer: deal"),
-            Segment("shove", doc="dealer: leave the ante in the pot and pass the deal on"),
-        ])
+            Segment(Act.DONE, doc="end the exchange: receive as many cards from the talon"),
+            Segment(Act.TAP, doc="play this deal (tippen), undertaking a trick"),
+            Segment(Act.PASS, doc="drop out of this deal"),
+            Segment(Act.KNOCK, doc="dealer: knock on the unseen trump before looking at the hand"),
+            Segment(Act.SNIFF, doc="dealer: sniff (take the trump card, discard one)"),
+            Segment(Act.DECLINE,
+                    doc="do not use the privilege (knock, sniff, rob); without the trump 7 the only answer"),
+            Segment(Act.ROB, doc="holder of the trump 7: take the upcard, discard one"),
+            Segment(Act.DROP, doc="sniffing dealer (1859): drop out, paying a simple bête"),
+            Segment(Act.DEAL, doc="dealer: deal"),
+            Segment(Act.SHOVE, doc="dealer: leave the ante in the pot and pass the deal on"),
+        ], names=Act)
 
     def build_observation(self) -> ObservationLayout:
         return observe.layout(self.num_players, self.pack(), self.rules.hand_size, self.rules.stake)
@@ -121,9 +125,9 @@ class Tippen(Game):
         self._clear_deal(state)
         if self.rules.shoving:
             state.hands, state.talon = [[] for _ in range(n)], list(self.pack().cards)  # not dealt yet
-            state.phase, state.to_act = Phase.SHOVE, state.dealer
+            PHASE_TABLE.start(self, state, Phase.SHOVE)
         else:
-            self._deal(state)
+            PHASE_TABLE.start(self, state, self._deal(state))
         play.update_scores(state)
 
     def _hop_and_jump(self, state: TippenState) -> None:
@@ -142,7 +146,8 @@ class Tippen(Game):
         state.queue, state.trick, state.tricks_played, state.pending = [], [], 0, 0
         state.first_trick_winner, state.pot_at_play, state.trump_card = None, 0, -1
 
-    def _deal(self, state: TippenState) -> None:
+    def _deal(self, state: TippenState) -> Next:
+        """Deal and turn the trump; the first decision: the dealer's privilege, else the robbing offer."""
         rules, deal = self.rules, state.pending_deal
         state.hands, stock = self.complete_deal(state, deal, rules.hand_size)
         if rules.trump_from is TrumpFrom.DEALER_LAST:
@@ -153,67 +158,31 @@ class Tippen(Game):
         state.talon, state.trump, state.pending_deal = stock, suit_of(state.trump_card), None
         state.forced = (rules.forced_with_basic_stake and not rules.hop_and_jump
                         and state.ledger.pot == rules.stake)
-        if rules.dealer_option is not DealerOption.NONE:
-            state.phase, state.to_act = Phase.DEALER, state.dealer
-        else:
-            privileges.offer_robbing(self, state)
+        return Phase.ROB if rules.dealer_option is DealerOption.NONE else Phase.DEALER
 
-    # ------------------------------------------------------------------ legal
+    # -------------------------------------------------------- phases (PHASE_TABLE)
     def legal_actions(self, state: TippenState) -> list[int]:
-        if state.terminal:
-            return []
-        ids, phase = self.ids, state.phase
-        if phase is Phase.PLAY:
-            return play.legal(self, state)
-        if phase is Phase.EXCHANGE:
-            return bidding.legal_exchange(self, state)
-        if phase is Phase.DISCARD:
-            start, index = self.actions.start["discard"], self.pack().index
-            return sorted(start + index[c] for c in state.hands[state.to_act])
-        if phase is Phase.ROB:
-            return self.robbing.legal(state)
-        return {
-            Phase.BID: [ids["tap"], ids["pass"]],
-            Phase.DEALER: [ids["knock" if self.rules.dealer_option is DealerOption.KNOCK else "sniff"],
-                           ids["decline"]],
-            Phase.DROP: [ids["tap"], ids["drop"]],
-            Phase.SHOVE: [ids["deal"], ids["shove"]] if state.shoves < self.num_players - 1 else [ids["deal"]],
-        }[phase]
+        return [] if state.terminal else PHASE_TABLE.legal(self, state)
 
-    # ------------------------------------------------------------------ apply
     def apply_action(self, state: TippenState, action: int) -> None:
-        seat = state.to_act
-        name, item = self.actions.segment(action)
-        card_id = self.pack().cards[item] if name in ("play", "discard") else None
-        if name == "play":
-            play.play_card(self, state, seat, card_id)
-        elif name == "discard" and state.phase is Phase.EXCHANGE:
-            bidding.exchange_discard(self, state, seat, card_id)
-        elif name == "discard":
-            privileges.discard(self, state, seat, card_id)
-        elif name == "done":
-            bidding.finish_exchange(self, state, seat)
-        elif name in ("deal", "shove"):
-            self._shove_decision(state, seat, shove=name == "shove")
-        elif state.phase is Phase.DEALER:
-            privileges.dealer_decision(self, state, seat, use=name != "decline")
-        elif state.phase is Phase.DROP:
-            privileges.drop_decision(self, state, seat, drop=name == "drop")
-        elif state.phase is Phase.ROB:
-            privileges.rob_decision(self, state, seat, rob=name == "rob")
-        else:
-            bidding.bid(self, state, seat, play_deal=name == "tap")
+        PHASE_TABLE.apply(self, state, action)
         play.update_scores(state)
 
-    def _shove_decision(self, state: TippenState, seat: int, shove: bool) -> None:
+    def legal_shove(self, state: TippenState) -> list[int]:
+        """Deal, or shove while someone has not shoved yet."""
+        if state.shoves < self.num_players - 1:
+            return [self.ids[Act.DEAL], self.ids[Act.SHOVE]]
+        return [self.ids[Act.DEAL]]
+
+    def shove_decision(self, state: TippenState, seat: int, name: Act, item: int) -> Next:
         """Shoving: the next player antes too and deals; each may shove once, so a deal happens."""
-        if shove:
+        if name is Act.SHOVE:
             state.shoves += 1
             state.dealer = (seat + 1) % self.num_players
             state.ledger.pay_in(state.dealer, self.rules.stake)
             state.to_act = state.dealer
-        else:
-            self._deal(state)
+            return None
+        return self._deal(state)
 
     # ------------------------------------------------------------- observation
     def hand_is_hidden(self, state: TippenState, seat: int) -> bool:
@@ -264,3 +233,24 @@ class Tippen(Game):
         if self._upcard_on_table(state):
             places.append([state.trump_card])
         return {"cards": sorted(c for place in places for c in place), "chips": state.ledger.total}
+
+
+PHASE_TABLE = PhaseTable({
+    Phase.SHOVE: Step(Tippen.legal_shove, Tippen.shove_decision, then=(Phase.DEALER, Phase.ROB), enter=dealer_acts),
+    Phase.DEALER: Step(privileges.legal_dealer, privileges.dealer_decision, then=(Phase.DISCARD, Phase.ROB),
+                       enter=dealer_acts),
+    Phase.DISCARD: Step(privileges.legal_discard, privileges.discard, then=(Phase.DROP, Phase.ROB, Phase.BID)),
+    Phase.DROP: Step(offer(Act.TAP, Act.DROP), privileges.drop_decision, then=(Phase.ROB,)),
+    Phase.ROB: Step(privileges.legal_rob, privileges.rob_decision, then=(Phase.DISCARD, Phase.BID),
+                    enter=privileges.offer_robbing),
+    Phase.BID: Step(offer(Act.TAP, Act.PASS), bidding.bid, then=(Phase.EXCHANGE, Phase.PLAY, END),
+                    enter=bidding.begin_bidding),
+    Phase.EXCHANGE: Step(bidding.legal_exchange, bidding.exchange, then=(Phase.PLAY,), enter=bidding.begin_exchange),
+    Phase.PLAY: Step(play.legal, play.play_card, then=(END,), enter=play.begin_play),
+}, first=(Phase.SHOVE, Phase.DEALER, Phase.ROB))
+"""Tippen's deal: each phase's legal actions, handler, set-up, and the phases that may follow.
+
+A deal opens with the shove (modern variation), the dealer's knock or sniff, or the robbing offer; a
+knocker, sniffer or robber discards for the upcard (an Alvensleben sniffer may then drop out); bidding
+(skipped while play is forced) ends the deal when fewer than two play, else the exchange (modern) and play.
+"""

@@ -4,7 +4,7 @@ Kept apart because the rule sets differ here in their own way (heading, trumping
 trump lead and trump ace to the second trick; a third of the pot or one counter per trick;
 a bête of the pot or one stake; the privileged dealer's scale), while the trick itself is the
 shared one in trickplay.py. Every way a deal ends goes through :func:`end_deal`. Plain
-functions of (game, state, ...), like observe.py.
+functions of (game, state, ...); the phase table in game.py calls the play phase's.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rams_env.core.cards import rank_of, suit_of
+from rams_env.core.phases import END, Next
 from rams_env.core.potgame import net_results
 from rams_env.core.seating import next_seat
 from rams_env.core.trickplay import play_card as play_trick_card
 from rams_env.core.tricks import Lead
 from rams_env.games.tippen.rules import Bete, DealerOption, TrickPays
-from rams_env.games.tippen.state import Phase, TippenState
+from rams_env.games.tippen.state import Act, TippenState
 
 if TYPE_CHECKING:
     from rams_env.games.tippen.game import Tippen
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 # -------------------------------------------------------------------- tricks
 def legal(game: Tippen, state: TippenState) -> list[int]:
     """The cards the player to act may play, as action ids."""
-    seat, start, index = state.to_act, game.actions.start["play"], game.pack().index
+    seat, start, index = state.to_act, game.actions.start[Act.PLAY], game.pack().index
     order = game.order(state)
     hand, lead = state.hands[seat], Lead.ANY
     if (not state.trick and state.tricks_played == 0 and game.rules.first_lead_trump
@@ -40,19 +41,22 @@ def legal(game: Tippen, state: TippenState) -> list[int]:
     return sorted(start + index[c] for c in cards_)
 
 
-def begin_play(game: Tippen, state: TippenState) -> None:
-    state.phase, state.pending = Phase.PLAY, 0
+def begin_play(game: Tippen, state: TippenState) -> Next:
+    state.pending = 0
     state.pot_at_play = state.ledger.pot
     state.leader = state.to_act = next_seat(game.num_players, state.dealer, state.active)
+    return None
 
 
-def play_card(game: Tippen, state: TippenState, seat: int, card_id: int) -> None:
-    if play_trick_card(state, seat, card_id, game.order(state), state.active) is None:
-        return
+def play_card(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
+    if play_trick_card(state, seat, game.pack().cards[item], game.order(state), state.active) is None:
+        return None
     if state.tricks_played == 1:
         state.first_trick_winner = state.leader
     if state.tricks_played == game.rules.hand_size:
         _settle(game, state)
+        return END
+    return None
 
 
 # ---------------------------------------------------------------- settlement

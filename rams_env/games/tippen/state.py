@@ -1,9 +1,10 @@
-"""Tippen's position: phases and State fields."""
+"""Tippen's position: phases, action names and State fields."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rams_env.core.actions import ActionName
 from rams_env.core.game import DealSpec, StateEnum
 from rams_env.core.stakes import Ledger
 from rams_env.core.trickplay import TrickState
@@ -18,6 +19,23 @@ class Phase(StateEnum):
     BID = "bid"  # play (tap) or pass
     EXCHANGE = "exchange"  # active players discard up to three cards, one at a time, then "done"
     PLAY = "play"
+
+
+class Act(ActionName):
+    """Tippen's action segments (game.py declares what each does)."""
+
+    PLAY = "play"
+    DISCARD = "discard"
+    DONE = "done"
+    TAP = "tap"
+    PASS = "pass"
+    KNOCK = "knock"
+    SNIFF = "sniff"
+    DECLINE = "decline"
+    ROB = "rob"
+    DROP = "drop"
+    DEAL = "deal"
+    SHOVE = "shove"
 
 
 class Bid(StateEnum):

@@ -1,12 +1,13 @@
 """Toepen (and Siwweschrööm): the rules engine. Source: 004_1647bc5d8766b13d.txt.
 
 A deal runs: dirty-hand claims and challenges -> announcements -> the poverty raise
-(option) -> four tricks with knocks, stays and folds -> settlement in lives. Legal
-actions are chosen by phase; every transition lives in one small function.
+(option) -> four tricks with knocks, stays and folds -> settlement in lives.
 
-This module is the Game: declarations, the deal, legal actions and moves chosen by phase,
-and what is hidden. The phases live in openings.py (dirty hands, challenges, announcements,
-poverty) and play.py (knocks, stays and folds, tricks, settlement in lives).
+This module is the Game: declarations, the deal, what is hidden, and PHASE_TABLE (at the end):
+the table of the deal's phases, each with its legal actions, its handler and the phases that
+may follow. The handlers live in openings.py (dirty hands, challenges, announcements, poverty)
+and play.py (knocks, stays and folds, tricks, settlement in lives); each returns the phase that
+follows, so a move goes apply_action -> handler -> the next phase's ``enter``.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from rams_env.core.cards import PIQUET_32, SUITS, Pack, RankOrder
 from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
 from rams_env.core.observation import ObservationLayout
+from rams_env.core.phases import END, PhaseTable, Step, offer
 from rams_env.core.private_choice import PrivateChoice
 from rams_env.core.seating import next_seat
 from rams_env.core.tricks import TrickOrder
 from rams_env.games.toepen import observe, openings, play
 from rams_env.games.toepen.openings import DIRTY_RANKS
 from rams_env.games.toepen.rules import ToepenRules
-from rams_env.games.toepen.state import HAND_SIZE, TRICKS, Phase, Signal, ToepenState
+from rams_env.games.toepen.state import HAND_SIZE, TRICKS, Act, Phase, Signal, ToepenState
 
 __all__ = ["DIRTY_RANKS", "HAND_SIZE", "RANKS", "TRICKS", "Toepen"]  # imported from here elsewhere
 
@@ -50,9 +52,9 @@ class Toepen(Game):
         super().__init__(num_players, rules, session=session)
         self.order = TrickOrder(RANKS)
         self.precedence = [SUITS.index(s) for s in self.rules.suit_precedence]
-        self.play_ids = [self.actions.id("play", i) for i in range(len(PIQUET_32))]
+        self.play_ids = [self.actions.id(Act.PLAY, i) for i in range(len(PIQUET_32))]
         self.ids = self.actions.singles
-        self.jack_announcement = PrivateChoice((self.ids["announce"], self.ids["silent"]), self.ids["silent"],
+        self.jack_announcement = PrivateChoice((self.ids[Act.ANNOUNCE], self.ids[Act.SILENT]), self.ids[Act.SILENT],
                                                openings.may_announce_jacks)
         """Every player still in is asked; only three or four jacks may whistle or stand up."""
 
@@ -65,18 +67,18 @@ class Toepen(Game):
 
     def build_actions(self) -> ActionLayout:
         return ActionLayout([
-            Segment("play", PIQUET_32.codes, bare=True, doc="play this card"),
-            Segment("knock", doc="raise the stake by one life"),
-            Segment("pass", doc="do not knock now (any-time knock window)"),
-            Segment("stay", doc="stay in after a knock (or the poverty raise)"),
-            Segment("fold", doc="fold: lose the stake before the knock, take no further part"),
-            Segment("dirty", doc="discard the hand as dirty and take four new cards (may be a bluff)"),
-            Segment("keep", doc="keep the hand"),
-            Segment("challenge", doc="turn the dirty-hand claim face up"),
-            Segment("accept", doc="let the dirty-hand claim stand"),
-            Segment("announce", doc="whistle (three jacks) or stand up (four jacks)"),
-            Segment("silent", doc="make no announcement (the only answer without three or four jacks)"),
-        ])
+            Segment(Act.PLAY, PIQUET_32.codes, bare=True, doc="play this card"),
+            Segment(Act.KNOCK, doc="raise the stake by one life"),
+            Segment(Act.PASS, doc="do not knock now (any-time knock window)"),
+            Segment(Act.STAY, doc="stay in after a knock (or the poverty raise)"),
+            Segment(Act.FOLD, doc="fold: lose the stake before the knock, take no further part"),
+            Segment(Act.DIRTY, doc="discard the hand as dirty and take four new cards (may be a bluff)"),
+            Segment(Act.KEEP, doc="keep the hand"),
+            Segment(Act.CHALLENGE, doc="turn the dirty-hand claim face up"),
+            Segment(Act.ACCEPT, doc="let the dirty-hand claim stand"),
+            Segment(Act.ANNOUNCE, doc="whistle (three jacks) or stand up (four jacks)"),
+            Segment(Act.SILENT, doc="make no announcement (the only answer without three or four jacks)"),
+        ], names=Act)
 
     def build_observation(self) -> ObservationLayout:
         return observe.layout(self.num_players, self.rules.lives)
@@ -116,29 +118,19 @@ class Toepen(Game):
         sizes = [0 if state.out[s] else HAND_SIZE for s in range(n)]
         state.hands, state.stock = self.complete_deal(state, deal, sizes)
         state.leader = next_seat(n, state.dealer, lambda s: not state.out[s])
-        openings.begin_dirty(self, state)
+        PHASE_TABLE.start(self, state, openings.begin_dirty(self, state))
 
     def session_over(self, state: ToepenState) -> bool:
         if self.rules.play_on:
             return sum(not o for o in state.out) <= 1
         return any(x >= self.rules.lives for x in state.lives_lost)
 
-    # ------------------------------------------------------------------ legal
+    # -------------------------------------------------------- phases (PHASE_TABLE)
     def legal_actions(self, state: ToepenState) -> list[int]:
-        if state.terminal:
-            return []
-        ids, phase = self.ids, state.phase
-        if phase is Phase.PLAY:
-            return play.legal(self, state)
-        if phase is Phase.RESPOND:
-            return [ids["stay"], ids["fold"]]
-        if phase is Phase.WINDOW:
-            return [ids["knock"], ids["pass"]]
-        if phase is Phase.DIRTY:
-            return [ids["dirty"], ids["keep"]]
-        if phase is Phase.CHALLENGE:
-            return [ids["challenge"], ids["accept"]]
-        return self.jack_announcement.legal(state)
+        return [] if state.terminal else PHASE_TABLE.legal(self, state)
+
+    def apply_action(self, state: ToepenState, action: int) -> None:
+        PHASE_TABLE.apply(self, state, action)
 
     def can_knock(self, state: ToepenState, seat: int) -> bool:
         """Knocking rules ("Knocking", "Endgame", "Variations": poverty).
@@ -149,26 +141,6 @@ class Toepen(Game):
         return (state.in_play(seat) and seat != state.last_knocker
                 and state.lives_left(seat, self.rules.lives) >= state.stake + 1
                 and sum(state.in_play(s) for s in range(self.num_players)) > 1)
-
-    # ------------------------------------------------------------------ apply
-    def apply_action(self, state: ToepenState, action: int) -> None:
-        seat = state.to_act
-        name, item = self.actions.segment(action)
-        if name == "play":
-            play.play_card(self, state, seat, PIQUET_32.cards[item])
-        elif name == "knock":
-            play.knock(self, state, seat)
-        elif name == "pass":
-            state.queue.pop(0)
-            play.continue_window(self, state)
-        elif name in ("stay", "fold"):
-            play.respond(self, state, seat, fold=name == "fold")
-        elif name in ("dirty", "keep"):
-            openings.dirty_decision(self, state, seat, discard=name == "dirty")
-        elif name in ("challenge", "accept"):
-            openings.challenge_decision(self, state, seat, challenge=name == "challenge")
-        else:
-            openings.announce_decision(self, state, seat, announce=name == "announce")
 
     # ----------------------------------------------------------- observation
     def encode(self, state: ToepenState, seat: int, out: np.ndarray) -> None:
@@ -200,3 +172,24 @@ class Toepen(Game):
             "cards": sorted(c for place in places for c in place),
             "lives": sum(state.lives_lost) + sum(state.scores),
         }
+
+
+PHASE_TABLE = PhaseTable({
+    Phase.DIRTY: Step(offer(Act.DIRTY, Act.KEEP), openings.dirty_decision, enter=openings.next_dirty,
+                      then=(Phase.DIRTY, Phase.CHALLENGE, Phase.ANNOUNCE)),
+    Phase.CHALLENGE: Step(offer(Act.CHALLENGE, Act.ACCEPT), openings.challenge_decision, then=(Phase.DIRTY,)),
+    Phase.ANNOUNCE: Step(openings.legal_announce, openings.announce_decision, enter=openings.begin_announce,
+                         then=(Phase.RESPOND, Phase.WINDOW, Phase.PLAY)),
+    Phase.RESPOND: Step(offer(Act.STAY, Act.FOLD), play.respond, then=(Phase.WINDOW, Phase.PLAY, END)),
+    Phase.WINDOW: Step(offer(Act.KNOCK, Act.PASS), play.window, enter=play.continue_window,
+                       then=(Phase.WINDOW, Phase.RESPOND, Phase.PLAY)),
+    Phase.PLAY: Step(play.legal, play.play, enter=play.resume_play,
+                     then=(Phase.PLAY, Phase.WINDOW, Phase.RESPOND, END)),
+}, first=(Phase.DIRTY,))
+"""Toepen's deal: each phase's legal actions, handler, set-up, and the phases that may follow.
+
+Dirty-hand claims in turn (each claim open to challenge; skipped without the rule or the stock), the jack
+announcements (skipped without the rule), the poverty raise's stays and folds, then trick play: a knock, on
+one's turn or in the any-time window after each card, asks everyone still in to stay or fold, and play
+resumes where it was (``state.resume``). A deal ends when all but one fold or the fourth trick is played.
+"""

@@ -4,7 +4,9 @@ Kept apart from the deal's openings because knocking and card play are one loop:
 (on one's turn, or in any-time windows after every card) asks everyone still in to stay or
 fold, then play resumes; a trick whose last player folded is complete. Toepen keeps its own
 trick bookkeeping instead of trickplay.py because folded players and the folded-winner
-rule change who plays and who wins. Plain functions of (game, state, ...), like observe.py.
+rule change who plays and who wins. Plain functions of (game, state, ...): legal actions, handlers
+and ``enter`` of the phase table in game.py, each returning the phase that follows
+(see rams_env/core/phases.py).
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rams_env.core.cards import PIQUET_32
+from rams_env.core.phases import END, Next
 from rams_env.core.seating import next_seat, seats_from
 from rams_env.core.tricks import PlayRules, winner_with_precedence
 from rams_env.games.toepen.rules import FoldedWinner, KnockTiming
-from rams_env.games.toepen.state import TRICKS, Phase, ToepenState
+from rams_env.games.toepen.state import TRICKS, Act, Phase, ToepenState
 
 if TYPE_CHECKING:
     from rams_env.games.toepen.game import Toepen
@@ -26,7 +29,7 @@ FOLLOW_SUIT = PlayRules(follow=True)
 
 
 # ---------------------------------------------------------- knocking ("Knocking")
-def knock(game: Toepen, state: ToepenState, seat: int) -> None:
+def knock(game: Toepen, state: ToepenState, seat: int) -> Next:
     state.stake += 1
     state.knocks += 1
     state.knocked_by[seat] += 1
@@ -35,18 +38,19 @@ def knock(game: Toepen, state: ToepenState, seat: int) -> None:
     if resume is Phase.WINDOW:
         state.queue.pop(0)
     others = seats_from(game.num_players, seat + 1, lambda s: state.in_play(s) and s != seat)
-    ask_responses(state, others, resume)
+    return ask_responses(state, others, resume)
 
 
-def ask_responses(state: ToepenState, responders: list[int], resume: Phase | None) -> None:
+def ask_responses(state: ToepenState, responders: list[int], resume: Phase | None) -> Next:
     """Each of ``responders`` stays or folds; then play goes back to ``resume`` (None: trick play begins)."""
     state.responders, state.resume = responders, resume
-    state.phase, state.to_act = Phase.RESPOND, responders[0]
+    state.to_act = responders[0]
+    return Phase.RESPOND
 
 
-def respond(game: Toepen, state: ToepenState, seat: int, fold: bool) -> None:
+def respond(game: Toepen, state: ToepenState, seat: int, name: Act, item: int) -> Next:
     """Folding costs the stake as it was before the knock ("Knocking")."""
-    if fold:
+    if name is Act.FOLD:
         state.folded[seat] = True
         lose(state, seat, state.stake - 1)
         state.face_down[seat].extend(state.hands[seat])
@@ -54,34 +58,38 @@ def respond(game: Toepen, state: ToepenState, seat: int, fold: bool) -> None:
     state.responders.pop(0)
     if state.responders:
         state.to_act = state.responders[0]
-        return
+        return None
     still_in = [s for s in range(game.num_players) if state.in_play(s)]
     if len(still_in) == 1:
         _settle(game, state, winner=still_in[0], reason="all_folded")
-    elif state.resume is None:
-        begin_trick_play(game, state)
-    elif state.resume is Phase.WINDOW:
-        state.phase = Phase.WINDOW
-        continue_window(game, state)
-    else:
-        _resume_play(game, state)
+        return END
+    if state.resume is None:
+        return begin_trick_play(game, state)
+    return state.resume  # the knock window goes on, or card play
 
 
-def _open_window(game: Toepen, state: ToepenState) -> None:
+def _open_window(game: Toepen, state: ToepenState) -> Next:
     """Any-time knocking: each player still in, from the one to play on, may knock once."""
-    state.phase = Phase.WINDOW
     state.queue = seats_from(game.num_players, _next_to_play(game, state), state.in_play)
-    continue_window(game, state)
+    return Phase.WINDOW
 
 
-def continue_window(game: Toepen, state: ToepenState) -> None:
+def continue_window(game: Toepen, state: ToepenState) -> Next:
     """The next player in the window who may knock decides; when none is left, play resumes."""
     while state.queue and not game.can_knock(state, state.queue[0]):
         state.queue.pop(0)
     if state.queue:
         state.to_act = state.queue[0]
-    else:
-        _resume_play(game, state)
+        return None
+    return Phase.PLAY
+
+
+def window(game: Toepen, state: ToepenState, seat: int, name: Act, item: int) -> Next:
+    """Knock (everyone else still in stays or folds), or pass the window on."""
+    if name is Act.KNOCK:
+        return knock(game, state, seat)
+    state.queue.pop(0)
+    return Phase.WINDOW
 
 
 # ------------------------------------------------------ tricks ("Play of the cards")
@@ -92,23 +100,18 @@ def legal(game: Toepen, state: ToepenState) -> list[int]:
     index = PIQUET_32.index
     legal_ids = sorted(game.play_ids[index[c]] for c in cards)
     if game.rules.knock_timing is KnockTiming.BEFORE_PLAY and game.can_knock(state, seat):
-        legal_ids.append(game.ids["knock"])
+        legal_ids.append(game.ids[Act.KNOCK])
     return legal_ids
 
 
-def begin_trick_play(game: Toepen, state: ToepenState) -> None:
-    if game.rules.knock_timing is KnockTiming.ANY_TIME:
-        _open_window(game, state)
-    else:
-        _resume_play(game, state)
+def begin_trick_play(game: Toepen, state: ToepenState) -> Next:
+    return _open_window(game, state) if game.rules.knock_timing is KnockTiming.ANY_TIME else Phase.PLAY
 
 
-def _resume_play(game: Toepen, state: ToepenState) -> None:
+def resume_play(game: Toepen, state: ToepenState) -> Next:
     """Back to card play; a trick whose last player to act has folded is complete."""
-    state.phase = Phase.PLAY
     state.to_act = _next_to_play(game, state)
-    if state.to_act is None:
-        _finish_trick(game, state)
+    return _finish_trick(game, state) if state.to_act is None else None
 
 
 def _next_to_play(game: Toepen, state: ToepenState) -> int | None:
@@ -120,16 +123,23 @@ def _next_to_play(game: Toepen, state: ToepenState) -> int | None:
     return seat
 
 
-def play_card(game: Toepen, state: ToepenState, seat: int, card: int) -> None:
+def play(game: Toepen, state: ToepenState, seat: int, name: Act, item: int) -> Next:
+    """A card to the trick, or (before-play knocking) a knock first."""
+    if name is Act.KNOCK:
+        return knock(game, state, seat)
+    return play_card(game, state, seat, PIQUET_32.cards[item])
+
+
+def play_card(game: Toepen, state: ToepenState, seat: int, card: int) -> Next:
     state.hands[seat].remove(card)
     state.trick.append((seat, card))
     state.played[seat].append(card)
     if _next_to_play(game, state) is None:
-        _finish_trick(game, state)
-    elif game.rules.knock_timing is KnockTiming.ANY_TIME:
-        _open_window(game, state)
-    else:
-        state.to_act = _next_to_play(game, state)
+        return _finish_trick(game, state)
+    if game.rules.knock_timing is KnockTiming.ANY_TIME:
+        return _open_window(game, state)
+    state.to_act = _next_to_play(game, state)
+    return None
 
 
 def trick_winner(game: Toepen, trick: list[tuple[int, int]], in_play: Sequence[bool]) -> int:
@@ -145,7 +155,7 @@ def _trick_winner(game: Toepen, state: ToepenState) -> int:
     return trick_winner(game, state.trick, [state.in_play(s) for s in range(game.num_players)])
 
 
-def _finish_trick(game: Toepen, state: ToepenState) -> None:
+def _finish_trick(game: Toepen, state: ToepenState) -> Next:
     winner = _trick_winner(game, state)
     state.tricks_won[winner] += 1
     state.tricks_played += 1
@@ -153,8 +163,8 @@ def _finish_trick(game: Toepen, state: ToepenState) -> None:
     if state.tricks_played == TRICKS:
         state.last_trick_winner = winner
         _settle(game, state, winner, reason="last_trick")
-    else:
-        begin_trick_play(game, state)
+        return END
+    return begin_trick_play(game, state)
 
 
 # ----------------------------------------------------------------- settlement

@@ -1,9 +1,10 @@
-"""Toepen's position: the State fields and the phases a deal goes through."""
+"""Toepen's position: the State fields, the phases a deal goes through and the action names."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rams_env.core.actions import ActionName
 from rams_env.core.game import State, StateEnum
 
 HAND_SIZE = 4
@@ -20,6 +21,22 @@ class Phase(StateEnum):
     RESPOND = "respond"  # after a knock (or the poverty raise): stay or fold
     WINDOW = "window"  # any-time knocking: knock or pass
     PLAY = "play"  # play a card (and, before_play timing, knock first)
+
+
+class Act(ActionName):
+    """Toepen's action segments (game.py declares what each does)."""
+
+    PLAY = "play"
+    KNOCK = "knock"
+    PASS = "pass"
+    STAY = "stay"
+    FOLD = "fold"
+    DIRTY = "dirty"
+    KEEP = "keep"
+    CHALLENGE = "challenge"
+    ACCEPT = "accept"
+    ANNOUNCE = "announce"
+    SILENT = "silent"
 
 
 class Signal(StateEnum):
