@@ -29,7 +29,7 @@ import rams_env
 from cli.usage import Parser, UsageError, at_least, command, hidden_alias, parse_rules
 from evaluation.report import console, markdown, plot, summarize
 from evaluation.tournament import Plan, Setting, run_tournament
-from training.outputs import OutputError, check_outputs
+from training.outputs import check_outputs
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,10 +74,7 @@ def plan_from(args: argparse.Namespace) -> Plan:
 
 def prepare_outputs(args: argparse.Namespace) -> None:
     """Check the outputs before the run (training/outputs.py), so a bad path fails in a second, not after an hour."""
-    try:
-        check_outputs(files=[args.json, args.markdown], folders=[args.plots])
-    except OutputError as err:
-        raise UsageError(str(err)) from None
+    check_outputs(files=[args.json, args.markdown], folders=[args.plots])  # OutputError: bad input, one line
 
 
 def write_outputs(summary: dict[str, Any], args: argparse.Namespace) -> list[Path]:

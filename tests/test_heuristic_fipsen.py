@@ -179,7 +179,7 @@ def test_every_style_plays_legally_against_random(preset):
         for d in range(40):
             agents = [FipsenHeuristic(raw.game, style=style, seed=d) if (s + d) % 2 else RandomAgent(d + s)
                       for s in range(n)]
-            play_episode(env, agents, seed=d)  # the env raises IllegalActionError on any illegal choice
+            play_episode(env, agents, seed=d)  # the deal loop raises IllegalActionError on any illegal choice
             steps += len(raw.game_state.history)
     assert steps >= 1000
 

@@ -277,9 +277,10 @@ class WinChance:
         """
         legal_plays, game = self.game.order.legal_plays, self.game
         seats = self._remaining(in_play, trick, leader)
+        cards = [c for _, c in trick]  # the trick's cards, kept beside it for legal_plays
         while True:
             for seat in seats:
-                options = choose(legal_plays(hands[seat], [c for _, c in trick], FOLLOW_SUIT))
+                options = choose(legal_plays(hands[seat], cards, FOLLOW_SUIT))
                 if len(options) > 1:
                     total = 0.0
                     for c in options:
@@ -290,11 +291,12 @@ class WinChance:
                 card = options[0]
                 hands[seat].remove(card)
                 trick.append((seat, card))
+                cards.append(card)
             winner = trick_winner(game, trick, in_play)
             played += 1
             if played == 4:
                 return 1.0 if winner == me else 0.0
-            trick, seats = [], self._order(in_play, winner)
+            trick, cards, seats = [], [], self._order(in_play, winner)
 
     def _order(self, in_play: tuple[bool, ...], leader: int) -> list[int]:
         """Seats playing a trick led by ``leader`` (or the next player in, if she folded), clockwise."""
