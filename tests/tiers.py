@@ -59,3 +59,8 @@ def reference_rules(game: str, preset: str, n: int) -> bool:
 def at_most_one_or_all(*flags: bool) -> bool:
     """A sample of an on/off sweep: everything off, everything on, or one option on."""
     return sum(flags) <= 1 or all(flags)
+
+
+def all_or_none(*flags: bool) -> bool:
+    """A smaller sample of an on/off sweep: everything off or everything on."""
+    return all(flags) or not any(flags)
