@@ -15,7 +15,7 @@ from tests.conformance import random_playout
 
 
 @tiers.parametrize("variant", ["thedinghausen", "grossenaspe", "prisdorf", "anseggerfips", "duttfips"],
-                   lambda variant: variant == tiers.default_preset("fipsen"))
+                   tiers.reference_preset("fipsen"))
 def test_sessions_and_hidden_information(variant):
     rng = np.random.default_rng(3)
     for seed in range(10):

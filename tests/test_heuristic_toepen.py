@@ -19,6 +19,7 @@ from agents.registry import AgentSpecError, agent_factory
 from evaluation.duplicate import duplicate_match
 from rams_env.games.toepen import Phase
 from rams_env.games.toepen.rules import ToepenRules
+from tests import tiers
 
 NO_EXTRAS = {"dirty_hands": False, "announcements": False}
 STYLES = list(ToepenHeuristic.STYLES)
@@ -246,7 +247,7 @@ def watch(env, agents, seed: int, log: list) -> None:
         env.step(action)
 
 
-@pytest.mark.parametrize("preset", ToepenRules.preset_names())
+@tiers.parametrize("preset", ToepenRules.preset_names(), tiers.reference_preset("toepen"))
 def test_every_style_plays_legally_in_every_preset_and_table_size(preset):
     log: list = []
     specs = [f"heuristic:{style}" for style in STYLES] + ["random"]
@@ -296,7 +297,8 @@ def test_choices_do_not_change_when_unseen_cards_are_redealt():
 
 
 # ------------------------------------------------------------ strength vs random
-@pytest.mark.parametrize(("preset", "n", "deals"), [("standard", 4, 80), ("siwweschroom", 6, 30), ("any_time", 3, 60)])
+@tiers.parametrize(("preset", "n", "deals"), [("standard", 4, 80), ("siwweschroom", 6, 30), ("any_time", 3, 60)],
+                   tiers.reference_preset("toepen"))
 def test_default_heuristic_beats_random_over_duplicate_deals(preset, n, deals):
     game = rams_env.make_game("toepen", n, preset=preset)
     result = duplicate_match("toepen", n, {"preset": preset}, agent_factory("heuristic", game)(1), "random", deals)

@@ -51,9 +51,14 @@ def reference_table(game: str, preset: str, n: int) -> bool:
     return preset == default_preset(game) and usual_table(game, preset, n)
 
 
-def reference_rules(game: str, preset: str, n: int) -> bool:
-    """Each game's reference rules at every table size."""
+def reference_rules(game: str, preset: str, *_: Any) -> bool:
+    """Each game's reference rules (at every table size, with every other value of the case)."""
     return preset == default_preset(game)
+
+
+def reference_preset(game: str) -> Callable[..., bool]:
+    """For a sweep of ``game``'s presets (the preset first): only its reference rules in the fast tier."""
+    return lambda preset, *_: preset == default_preset(game)
 
 
 def at_most_one_or_all(*flags: bool) -> bool:
