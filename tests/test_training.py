@@ -40,7 +40,7 @@ def randoms(rng: np.random.Generator, n: int = 4):
 
 
 # ------------------------------------------------------------------ single seat
-@pytest.mark.parametrize("game", ["toepen", "mauscheln", "lupfen", "tippen"])
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
 def test_single_seat_rewards_are_the_learners_own(game):
     """Summed step rewards equal the learner's final score in the underlying game, seat by seat."""
     env = SingleSeatEnv(game, randoms, random_carry=True)
@@ -330,7 +330,7 @@ def test_exploit_reports_the_gain_of_a_best_response(tiny_run, capsys):
 
 
 # ------------------------------------------------------------------- pretrained
-@pytest.mark.parametrize("game", ["toepen", "tippen", "mauscheln", "lupfen", "fipsen"])
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
 def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
     import rams_env
     from agents.base import play_episode
