@@ -13,22 +13,11 @@ from agents.random_agent import RandomAgent
 from agents.registry import AgentSpecError, agent_factory
 from evaluation.duplicate import duplicate_match
 from tests import tiers
+from tests.fipsen_helpers import table
 from tests.scripting import play
 
 PRESETS = ["thedinghausen", "grossenaspe", "prisdorf", "anseggerfips", "duttfips"]
 STYLES = list(FipsenHeuristic.STYLES)
-
-
-def table(variant: str, hands: list[str], first: str = "", dealer: int | None = None):
-    """A fixed deal: ``hands`` per seat, the stock ``first`` on top (skat, talon, Dutt or turn-up) then the rest."""
-    n = len(hands)
-    env = rams_env.make("fipsen", n, variant=variant)
-    pack = env.unwrapped.game.pack().codes
-    used = set(" ".join(hands).split()) | set(first.split())
-    stock = first.split() + [c for c in pack if c not in used]
-    env.reset(seed=0, options={"deal": {"hands": [h.split() for h in hands], "stock": stock},
-                               "dealer": n - 1 if dealer is None else dealer})
-    return env, env.unwrapped
 
 
 def decide(raw, style: str = "default", **params) -> str:

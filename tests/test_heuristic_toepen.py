@@ -20,6 +20,7 @@ from evaluation.duplicate import duplicate_match
 from rams_env.games.toepen import Phase
 from rams_env.games.toepen.rules import ToepenRules
 from tests import tiers
+from tests.scripting import dealt, play
 
 NO_EXTRAS = {"dirty_hands": False, "announcements": False}
 STYLES = list(ToepenHeuristic.STYLES)
@@ -28,16 +29,8 @@ QUIET = {"never_knock": True}  # card-play tests: no knock decision in the way
 
 def table(hands: list[str], dealer: int, moves: str = "", lives_lost=None, **rules):
     """An env dealt ``hands`` with ``dealer``, after the scripted ``moves`` ("seat:label ...")."""
-    env = rams_env.make("toepen", len(hands), **rules)
-    options = {"deal": {"hands": [h.split() for h in hands]}, "dealer": dealer}
-    if lives_lost is not None:
-        options["lives_lost"] = lives_lost
-    env.reset(seed=0, options=options)
-    raw = env.unwrapped
-    for move in moves.split():
-        seat, label = move.split(":")
-        assert raw.game_state.to_act == int(seat), f"script expects player_{seat}, player_{raw.game_state.to_act} acts"
-        env.step(raw.action_id(label))
+    env, _ = dealt("toepen", hands, dealer, options=None if lives_lost is None else {"lives_lost": lives_lost}, **rules)
+    play(env, moves)
     return env
 
 

@@ -11,14 +11,11 @@ import rams_env
 from rams_env.games.lupfen import Phase, Round
 from tests import tiers
 from tests.conformance import random_playout
-from tests.scripting import chips, legal, play
+from tests.scripting import chips, legal, play, pot_table
 
 
 def table(hands, stock, dealer, pot=0, **rules):
-    env = rams_env.make("lupfen", len(hands), **rules)
-    deal = {"hands": [h.split() for h in hands], "stock": stock.split()}
-    env.reset(seed=0, options={"deal": deal, "dealer": dealer, "pot": pot, "bankrolls": [0] * len(hands)})
-    return env, env.unwrapped
+    return pot_table("lupfen", hands, dealer, pot, stock=stock, **rules)
 
 
 def rest(hands, top: str) -> str:

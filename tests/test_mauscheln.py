@@ -12,18 +12,13 @@ from rams_env.core.cards import cards
 from rams_env.games.mauscheln import Phase
 from tests import tiers
 from tests.conformance import random_playout
-from tests.scripting import chips, legal, play
+from tests.scripting import chips, legal, play, pot_table
 
 HANDS = ["Ah Kh Qh 7c", "Jh 10h 8c 9c", "As Ks 7s 8s", "Ad Kd Qd Jd"]
 
 
 def table(hands=HANDS, turned="9h", dealer=3, pot=0, stock=None, n=None, **rules):
-    env = rams_env.make("mauscheln", n or len(hands), **rules)
-    deal = {"hands": [h.split() for h in hands], "turned": turned}
-    if stock is not None:
-        deal["stock"] = stock.split()
-    env.reset(seed=0, options={"deal": deal, "dealer": dealer, "pot": pot, "bankrolls": [0] * len(hands)})
-    return env, env.unwrapped
+    return pot_table("mauscheln", hands, dealer, pot, turned, stock, n, **rules)
 
 
 # ------------------------------------------------------------------- "Bidding"
