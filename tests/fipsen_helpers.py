@@ -22,3 +22,12 @@ def table(variant: str, hands: list[str], first: str = "", dealer: int | None = 
     (race, pot). The dealer defaults to the last seat, so player_0 is forehand."""
     dealer = len(hands) - 1 if dealer is None else dealer
     return dealt("fipsen", hands, dealer, {"stock": rest(variant, hands, first)}, carry, variant=variant)
+
+
+def lead_out(env, leads: str) -> None:
+    """player_0 leads each card of ``leads`` (space-separated) and the others follow with their first legal card."""
+    raw = env.unwrapped
+    for lead in leads.split():
+        play(env, f"0:{lead}")
+        for _ in range(raw.game.num_players - 1):
+            env.step(raw.legal_actions()[0])
