@@ -7,7 +7,7 @@ A scenario stacks the deal (hands, then the turn-up or skat on top of the stock)
 from __future__ import annotations
 
 import rams_env
-from tests.scripting import legal, play  # noqa: F401  (re-exported for the variant files)
+from tests.scripting import dealt, legal, play  # noqa: F401  (re-exported for the variant files)
 
 
 def rest(variant: str, hands: list[str], first: str = "") -> list[str]:
@@ -20,8 +20,14 @@ def rest(variant: str, hands: list[str], first: str = "") -> list[str]:
 def table(variant: str, hands: list[str], first: str = "", dealer: int | None = None, **carry):
     """An env dealt ``hands`` (seat order) with ``first`` on top of the stock; ``carry`` adds reset options
     (race, pot). The dealer defaults to the last seat, so player_0 is forehand."""
-    n = len(hands)
-    env = rams_env.make("fipsen", n, variant=variant)
-    deal = {"hands": [h.split() for h in hands], "stock": rest(variant, hands, first)}
-    env.reset(seed=0, options={"deal": deal, "dealer": n - 1 if dealer is None else dealer, **carry})
-    return env, env.unwrapped
+    dealer = len(hands) - 1 if dealer is None else dealer
+    return dealt("fipsen", hands, dealer, {"stock": rest(variant, hands, first)}, carry, variant=variant)
+
+
+def lead_out(env, leads: str) -> None:
+    """player_0 leads each card of ``leads`` (space-separated) and the others follow with their first legal card."""
+    raw = env.unwrapped
+    for lead in leads.split():
+        play(env, f"0:{lead}")
+        for _ in range(raw.game.num_players - 1):
+            env.step(raw.legal_actions()[0])

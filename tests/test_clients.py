@@ -149,6 +149,7 @@ def test_torchrl_pettingzoo_wrapper_with_state(game):
 
 
 # ----------------------------------------------------------------------- Tianshou
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["fipsen"])
 def test_tianshou_multi_agent_collector_and_training(game, tmp_path):
     """Tianshou's MARL tutorial (docs/02_deep_dives/L6_MARL, test/pettingzoo/tic_tac_toe.py): PettingZooEnv,

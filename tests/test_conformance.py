@@ -23,6 +23,7 @@ import rams_env
 from rams_env.core.game import OptionError, UnknownResetOption
 from rams_env.core.rules import RulesError
 from rams_env.env import IllegalActionError, IllegalActionWarning
+from tests import tiers
 from tests.conformance import cases, compare_deals, every_table_size, leak_census, random_playout
 
 CASES = cases()
@@ -38,7 +39,7 @@ def make(game: str, preset: str, n: int, **kw):
     return rams_env.make(game, n, preset=preset, **kw)
 
 
-@pytest.mark.parametrize(("game", "preset", "n"), CASES, ids=IDS)
+@tiers.parametrize(("game", "preset", "n"), CASES, tiers.usual_table, ids=IDS)
 def test_pettingzoo_api_over_seeds(game, preset, n):
     for seed in range(4):
         env = make(game, preset, n)
@@ -46,13 +47,13 @@ def test_pettingzoo_api_over_seeds(game, preset, n):
         api_test(env, num_cycles=300)
 
 
-@pytest.mark.parametrize(("game", "preset", "n"), CASES, ids=IDS)
+@tiers.parametrize(("game", "preset", "n"), CASES, tiers.usual_table, ids=IDS)
 def test_pettingzoo_seed_test(game, preset, n):
     for _ in range(3):
         seed_test(lambda g=game, p=preset, k=n: make(g, p, k), num_cycles=200)
 
 
-@pytest.mark.parametrize(("game", "preset", "n"), CASES, ids=IDS)
+@tiers.parametrize(("game", "preset", "n"), CASES, tiers.reference_table, ids=IDS)
 def test_random_deals_keep_invariants(game, preset, n):
     rng = np.random.default_rng(12345)
     envs = [make(game, preset, n), make(game, preset, n, random_carry=True)]  # fresh and mid-session deals
@@ -60,7 +61,7 @@ def test_random_deals_keep_invariants(game, preset, n):
         random_playout(envs[seed % 2], seed, rng, check_hidden_every=7 if seed % 5 == 0 else 0)
 
 
-@pytest.mark.parametrize(("game", "preset", "n"), CASES[::3], ids=IDS[::3])
+@tiers.parametrize(("game", "preset", "n"), CASES[::3], tiers.reference_rules, ids=IDS[::3])
 def test_sessions_and_random_carry_end(game, preset, n):
     rng = np.random.default_rng(7)
     for seed in range(10):
@@ -89,7 +90,7 @@ def test_session_infos_keep_each_finished_deal_s_settlement(game):
     assert seen >= 2
 
 
-@pytest.mark.parametrize(("game", "preset", "n"), CASES[::2], ids=IDS[::2])
+@tiers.parametrize(("game", "preset", "n"), CASES[::2], tiers.usual_table, ids=IDS[::2])
 def test_same_seed_same_trajectory_despite_global_rngs(game, preset, n):
     trajectories = []
     for disturb in (0, 1):
@@ -212,9 +213,10 @@ def test_property_random_deals(case, seed, hidden_every):
 
 
 ALL_SIZES = every_table_size()
+ALL_IDS = [f"{g}-{p}-{n}p" for g, p, n in ALL_SIZES]
 
 
-@pytest.mark.parametrize(("game", "preset", "n"), ALL_SIZES, ids=[f"{g}-{p}-{n}p" for g, p, n in ALL_SIZES])
+@tiers.parametrize(("game", "preset", "n"), ALL_SIZES, tiers.reference_rules, ids=ALL_IDS)
 def test_every_table_size_plays(game, preset, n):
     """Every preset at every table size its rules allow (the main tests cover smallest, usual, largest)."""
     rng = np.random.default_rng(n)
@@ -223,7 +225,7 @@ def test_every_table_size_plays(game, preset, n):
         random_playout(envs[seed % 2], seed, rng, check_hidden_every=5)
 
 
-@pytest.mark.parametrize(("game", "preset", "n"), ALL_SIZES, ids=[f"{g}-{p}-{n}p" for g, p, n in ALL_SIZES])
+@tiers.parametrize(("game", "preset", "n"), ALL_SIZES, tiers.usual_table, ids=ALL_IDS)
 def test_no_hidden_information_leaks(game, preset, n):
     """Worlds that differ only in cards a seat cannot see look the same to her at every step (tests/conformance.py:
     observation, mask, view, agent to act, reward), fresh and mid-session deals. ``python -m tests.conformance``

@@ -106,6 +106,7 @@ def test_unknown_py_agent_is_a_spec_error():
 
 
 # ------------------------------------------------------------------------------------------ honesty
+@pytest.mark.slow
 def test_interval_covers_zero_for_an_agent_against_itself_about_95_percent_of_the_time():
     """200 independent tournaments of random vs random (30 deal seeds each: consecutive blocks of one
     long run, whose deal seeds are independent) on 3-player Lupfen. The true advantage is 0;

@@ -8,13 +8,14 @@ Duttfips); their shared table helpers are in tests/fipsen_helpers.py.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import rams_env
+from tests import tiers
 from tests.conformance import random_playout
 
 
-@pytest.mark.parametrize("variant", ["thedinghausen", "grossenaspe", "prisdorf", "anseggerfips", "duttfips"])
+@tiers.parametrize("variant", ["thedinghausen", "grossenaspe", "prisdorf", "anseggerfips", "duttfips"],
+                   tiers.reference_preset("fipsen"))
 def test_sessions_and_hidden_information(variant):
     rng = np.random.default_rng(3)
     for seed in range(10):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rams_env.core.cards import cards
 from rams_env.games.fipsen import Phase
-from tests.fipsen_helpers import legal, play, table
+from tests.fipsen_helpers import lead_out, legal, play, table
 
 SUITED = ["Ac Kc Qc Jc 10c", "Ah Kh Qh Jh 10h", "As Ks Qs Js 10s", "Ad Kd Qd Jd 10d"]
 
@@ -40,10 +40,7 @@ def test_grossenaspe_play_on_for_a_durch_and_good_means_clubs():
     play(env, "0:bid_2_good 1:pass 2:pass 3:pass 0:discard_8c 0:discard_9c")
     assert raw.game_state.trump == 0 and raw.game_state.phase is Phase.PLAY  # Good: clubs, no choice
     play(env, "0:Ac 1:Ah 2:As 3:Ad 0:Kc 1:Kh 2:Ks 3:Kd 0:play_on")
-    for lead in ("Qc", "Jc", "10c"):
-        play(env, f"0:{lead}")
-        for _ in range(3):
-            env.step(raw.legal_actions()[0])
+    lead_out(env, "Qc Jc 10c")
     assert raw.game_state.breakdown["points"] == 8  # Good Two (4), played on to a Durch: doubled
 
 
@@ -77,10 +74,7 @@ def test_grossenaspe_fips_without_skat_scores_twenty():
     play(env, "0:bid_fips 1:pass 2:pass 3:pass")
     assert raw.game_state.phase is Phase.TRUMP and len(raw.game_state.hands[0]) == 5  # the only hand contract
     play(env, "0:trump_c")
-    for lead in ("Ac", "Kc", "Qc", "Jc", "10c"):
-        play(env, f"0:{lead}")
-        for _ in range(3):
-            env.step(raw.legal_actions()[0])
+    lead_out(env, "Ac Kc Qc Jc 10c")
     assert raw.game_state.breakdown["points"] == 20  # a fixed value: clubs do not double it
 
 
@@ -92,10 +86,7 @@ def test_grossenaspe_kieker_played_and_made_scores_ten():
     assert sorted(raw.view("player_0")["own_discards"]) == sorted(hands[0].split())  # the dealt hand is out
     play(env, "0:discard_7c 0:discard_8c 0:discard_9c 0:discard_9h 0:discard_7d 0:discard_8d 0:discard_9d")
     play(env, "0:play_kieker 0:trump_c")
-    for lead in ("Ac", "Kc", "Qc", "Jc", "10c"):
-        play(env, f"0:{lead}")
-        for _ in range(3):
-            env.step(raw.legal_actions()[0])
+    lead_out(env, "Ac Kc Qc Jc 10c")
     assert raw.game_state.breakdown["points"] == 10
 
 

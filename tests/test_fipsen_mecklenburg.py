@@ -9,7 +9,7 @@ from __future__ import annotations
 import rams_env
 from rams_env.core.cards import cards
 from rams_env.games.fipsen import Phase
-from tests.fipsen_helpers import legal, play, table
+from tests.fipsen_helpers import lead_out, legal, play, table
 
 MECK = ["Ad Ac Kc Qc Jc", "Ah Kh Qh Jh 10h", "As Ks Qs Js 10s", "10c 9c 9h 9s 8c"]
 
@@ -33,10 +33,7 @@ def test_anseggerfips_ruten_bid_makes_the_rutenas_trump_and_scores():
     assert len(raw.game_state.aside) == 5  # the Dutt lies unused in Anseggerfips
     play(env, "0:bid_2_ruten 1:pass 2:pass 3:pass")
     assert raw.game_state.phase is Phase.PLAY and raw.game_state.trump == 3  # no choice: diamonds, the Rutenas alone
-    for lead in ("Ad", "Ac", "Kc", "Qc", "Jc"):
-        play(env, f"0:{lead}")
-        for _ in range(3):
-            env.step(raw.legal_actions()[0])
+    lead_out(env, "Ad Ac Kc Qc Jc")
     assert raw.game_state.breakdown["points"] == 4
 
 
@@ -93,10 +90,7 @@ def test_duttfips_one_round_ruten_oewer_and_a_made_dutt():
     play(env, "0:discard_7c 0:discard_8h 0:discard_7h 0:discard_8s 0:discard_7s")
     assert legal(raw) == ["trump c", "trump h", "trump s"]  # diamonds is a bid of its own
     play(env, "0:trump_c")
-    for lead in ("Ac", "Kc", "Qc", "Jc", "Ad"):
-        play(env, f"0:{lead}")
-        for _ in range(3):
-            env.step(raw.legal_actions()[0])
+    lead_out(env, "Ac Kc Qc Jc Ad")
     assert raw.game_state.tricks_won[0] == 5 and raw.game_state.breakdown["points"] == 1  # the majority: Dutt scores 1
 
 

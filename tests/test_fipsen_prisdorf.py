@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import rams_env
 from rams_env.games.fipsen import Phase
-from tests.fipsen_helpers import legal, play, table
+from tests.fipsen_helpers import lead_out, legal, play, table
 
 PRIS = ["Ac Kc Qc Jc 10c", "Ah Kh Qh Jh 10h", "As Ks Qs Js 10s", "9c 9h 9s 8c 8h"]
 
@@ -68,10 +68,7 @@ def test_prisdorf_the_dealer_may_still_open_and_ruten_doubles():
     assert raw.game_state.to_act == 3 and "pass" in legal(raw) and "bid 2" in legal(raw) and "hold" not in legal(raw)
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
     play(env, "0:bid_2 1:pass 2:pass 3:pass 0:discard_7c 0:discard_7h 0:trump_d")
-    for lead in ("Ac", "Kc", "Qc", "Jc", "10c"):
-        play(env, f"0:{lead}")
-        for _ in range(3):
-            env.step(raw.legal_actions()[0])
+    lead_out(env, "Ac Kc Qc Jc 10c")
     assert raw.game_state.breakdown["points"] == 2 * 2 * 2  # two, Ruten, Durch
 
 
@@ -107,10 +104,7 @@ def test_prisdorf_forehand_leads_follow_suit_else_any_card():
 def test_prisdorf_hand_and_ruten_double_twice_and_durch_again():
     env, raw = table("prisdorf", PRIS, first="7c 7h 7s 8s 7d")
     play(env, "0:bid_2_hand 1:pass 2:pass 3:pass 0:trump_d")
-    for lead in ("Ac", "Kc", "Qc", "Jc", "10c"):
-        play(env, f"0:{lead}")
-        for _ in range(3):
-            env.step(raw.legal_actions()[0])
+    lead_out(env, "Ac Kc Qc Jc 10c")
     assert raw.game_state.breakdown["points"] == 2 * 2 * 2 * 2  # two, Hand, Ruten, Durch
 
 
@@ -122,8 +116,5 @@ def test_prisdorf_kieker_between_four_and_five_made_is_a_durch():
     assert legal(raw) == ["bid 5", "bid 5 hand", "pass"]
     play(env, "1:pass 2:pass 3:pass")
     play(env, " ".join(f"0:discard_{c}" for c in "9h 8h 7h 7d 10c".split()) + " 0:trump_h")
-    for lead in ("Ah", "Kh", "Qh", "Jh", "10h"):
-        play(env, f"0:{lead}")
-        for _ in range(3):
-            env.step(raw.legal_actions()[0])
+    lead_out(env, "Ah Kh Qh Jh 10h")
     assert raw.game_state.breakdown["points"] == 10 * 2  # Kieker 10, all five tricks: a Durch doubles

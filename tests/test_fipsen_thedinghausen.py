@@ -10,7 +10,7 @@ import pytest
 
 import rams_env
 from rams_env.games.fipsen import Phase
-from tests.fipsen_helpers import legal, play, rest, table
+from tests.fipsen_helpers import lead_out, legal, play, rest, table
 
 THED = ["Ac Kc Qc Jc 10c", "9c Ah Kh Qh Jh", "As Ks Qs Js 10s", "Ad Kd Qd Jd 10d", "7c 8c 7h 8h 9h"]
 THED2 = ["Ac Kc Qc Jc 7s", "9h 8s 9s 10s Js", "Ah 8h Qs Ks As", "Ad Kd Qd Jd 10d", "7c 8c 9c 10c 7h"]
@@ -44,10 +44,7 @@ def test_thedinghausen_fipsen_made_counts_double_and_wins_the_race():
     assert raw.game_state.ledger.pot == 5  # everyone antes a hedewig for the race
     play(env, "0:fipsen")
     assert raw.game_state.phase is Phase.PLAY
-    for lead in ("Ah", "Kh", "Qh", "Jh", "10h"):
-        play(env, f"0:{lead}")
-        for _ in range(1, 5):
-            env.step(raw.legal_actions()[0])
+    lead_out(env, "Ah Kh Qh Jh 10h")
     assert raw.game_state.race[0] >= 10 and raw.game_state.breakdown["race_winner"] == 0
     assert raw.game_state.ledger.bankrolls[0] == 50 - 1 + 5  # the prize: the five antes
 

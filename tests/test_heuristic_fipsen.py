@@ -12,22 +12,12 @@ from agents.random_agent import RandomAgent
 from agents.registry import AgentSpecError, agent_factory
 from agents.table import play_episode
 from evaluation.duplicate import duplicate_match
+from tests import tiers
+from tests.fipsen_helpers import table
 from tests.scripting import play
 
 PRESETS = ["thedinghausen", "grossenaspe", "prisdorf", "anseggerfips", "duttfips"]
 STYLES = list(FipsenHeuristic.STYLES)
-
-
-def table(variant: str, hands: list[str], first: str = "", dealer: int | None = None):
-    """A fixed deal: ``hands`` per seat, the stock ``first`` on top (skat, talon, Dutt or turn-up) then the rest."""
-    n = len(hands)
-    env = rams_env.make("fipsen", n, variant=variant)
-    pack = env.unwrapped.game.pack().codes
-    used = set(" ".join(hands).split()) | set(first.split())
-    stock = first.split() + [c for c in pack if c not in used]
-    env.reset(seed=0, options={"deal": {"hands": [h.split() for h in hands], "stock": stock},
-                               "dealer": n - 1 if dealer is None else dealer})
-    return env, env.unwrapped
 
 
 def decide(raw, style: str = "default", **params) -> str:
@@ -169,7 +159,7 @@ def test_declarer_trumps_a_side_ace_with_the_lowest_trump():
 
 
 # ===================================================== legality and blindness
-@pytest.mark.parametrize("preset", PRESETS)
+@tiers.parametrize("preset", PRESETS, tiers.reference_preset("fipsen"))
 def test_every_style_plays_legally_against_random(preset):
     """Thousands of decisions: every style, mixed with random players, over whole deals."""
     env = rams_env.make("fipsen", variant=preset, illegal_action="raise")
@@ -184,7 +174,7 @@ def test_every_style_plays_legally_against_random(preset):
     assert steps >= 1000
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@tiers.parametrize("preset", PRESETS, tiers.reference_preset("fipsen"))
 def test_choices_do_not_depend_on_unseen_cards(preset):
     """Re-dealing what the seat to act cannot see changes none of its choices."""
     game = rams_env.make_game("fipsen", preset=preset)
@@ -206,7 +196,7 @@ def test_choices_do_not_depend_on_unseen_cards(preset):
 
 
 # ============================================================ strength
-@pytest.mark.parametrize("preset", PRESETS)
+@tiers.parametrize("preset", PRESETS, tiers.reference_preset("fipsen"))
 def test_default_beats_random_over_duplicate_deals(preset):
     game = rams_env.make_game("fipsen", preset=preset)
     result = duplicate_match("fipsen", None, {"variant": preset}, FipsenHeuristic(game, seed=3), "random",

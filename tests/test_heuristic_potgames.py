@@ -26,6 +26,7 @@ from agents.random_agent import RandomAgent
 from agents.registry import AgentSpecError, agent_factory
 from evaluation.duplicate import duplicate_match
 from rams_env.core.cards import NATURAL_ORDER, PIQUET_32
+from tests import tiers
 
 HEURISTICS = {"tippen": TippenHeuristic, "mauscheln": MauschelnHeuristic, "lupfen": LupfenHeuristic}
 PACK = PIQUET_32.codes
@@ -289,8 +290,9 @@ def test_styles_and_parameters_are_validated():
 
 
 # ------------------------------------------------------------ against random
-@pytest.mark.parametrize(("game", "preset"), [(g, p) for g in HEURISTICS
-                                              for p in type(rams_env.make_game(g).rules).preset_names()])
+@tiers.parametrize(("game", "preset"), [(g, p) for g in HEURISTICS
+                                         for p in type(rams_env.make_game(g).rules).preset_names()],
+                   tiers.reference_rules)
 def test_default_heuristic_beats_random_over_duplicate_deals(game, preset):
     """Mid-session pots (random carry) so that every bidding decision matters; 3 players keep it quick."""
     g = rams_env.make_game(game, 3, preset=preset)

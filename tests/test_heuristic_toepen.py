@@ -19,6 +19,8 @@ from agents.registry import AgentSpecError, agent_factory
 from evaluation.duplicate import duplicate_match
 from rams_env.games.toepen import Phase
 from rams_env.games.toepen.rules import ToepenRules
+from tests import tiers
+from tests.scripting import dealt, play
 
 NO_EXTRAS = {"dirty_hands": False, "announcements": False}
 STYLES = list(ToepenHeuristic.STYLES)
@@ -27,16 +29,8 @@ QUIET = {"never_knock": True}  # card-play tests: no knock decision in the way
 
 def table(hands: list[str], dealer: int, moves: str = "", lives_lost=None, **rules):
     """An env dealt ``hands`` with ``dealer``, after the scripted ``moves`` ("seat:label ...")."""
-    env = rams_env.make("toepen", len(hands), **rules)
-    options = {"deal": {"hands": [h.split() for h in hands]}, "dealer": dealer}
-    if lives_lost is not None:
-        options["lives_lost"] = lives_lost
-    env.reset(seed=0, options=options)
-    raw = env.unwrapped
-    for move in moves.split():
-        seat, label = move.split(":")
-        assert raw.game_state.to_act == int(seat), f"script expects player_{seat}, player_{raw.game_state.to_act} acts"
-        env.step(raw.action_id(label))
+    env, _ = dealt("toepen", hands, dealer, options=None if lives_lost is None else {"lives_lost": lives_lost}, **rules)
+    play(env, moves)
     return env
 
 
@@ -246,7 +240,7 @@ def watch(env, agents, seed: int, log: list) -> None:
         env.step(action)
 
 
-@pytest.mark.parametrize("preset", ToepenRules.preset_names())
+@tiers.parametrize("preset", ToepenRules.preset_names(), tiers.reference_preset("toepen"))
 def test_every_style_plays_legally_in_every_preset_and_table_size(preset):
     log: list = []
     specs = [f"heuristic:{style}" for style in STYLES] + ["random"]
@@ -296,7 +290,8 @@ def test_choices_do_not_change_when_unseen_cards_are_redealt():
 
 
 # ------------------------------------------------------------ strength vs random
-@pytest.mark.parametrize(("preset", "n", "deals"), [("standard", 4, 80), ("siwweschroom", 6, 30), ("any_time", 3, 60)])
+@tiers.parametrize(("preset", "n", "deals"), [("standard", 4, 80), ("siwweschroom", 6, 30), ("any_time", 3, 60)],
+                   tiers.reference_preset("toepen"))
 def test_default_heuristic_beats_random_over_duplicate_deals(preset, n, deals):
     game = rams_env.make_game("toepen", n, preset=preset)
     result = duplicate_match("toepen", n, {"preset": preset}, agent_factory("heuristic", game)(1), "random", deals)

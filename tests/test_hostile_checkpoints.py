@@ -67,6 +67,7 @@ def hostile(refusals: dict) -> list[dict]:
     return [r for r in refusals["rows"] if r["file"] != "valid"]
 
 
+@pytest.mark.slow
 def test_every_hostile_file_is_refused_in_one_line_at_every_entry_point(refusals):
     rows = hostile(refusals)
     assert {r["file"] for r in rows} == set(EXPECT)
@@ -87,6 +88,7 @@ def is_progress_note(line: str) -> bool:
     return "loading" in line and "error" not in line
 
 
+@pytest.mark.slow
 def test_refusals_are_bounded_in_memory_and_time(refusals):
     rows = hostile(refusals)
     if any(r["peak_kib"] is None for r in rows):
@@ -100,6 +102,7 @@ def test_refusals_are_bounded_in_memory_and_time(refusals):
     assert slowest["seconds"] < SECONDS_LIMIT, slowest
 
 
+@pytest.mark.slow
 def test_the_valid_checkpoint_passes_the_same_entry_points(refusals):
     """The corpus is refused for what each file changes, not for something its base already had."""
     valid = {r["entry"]: r for r in refusals["rows"] if r["file"] == "valid"}
@@ -108,6 +111,7 @@ def test_the_valid_checkpoint_passes_the_same_entry_points(refusals):
         assert r["status"] == 0, f"{entry}: {r['stderr']}"
 
 
+@pytest.mark.slow
 def test_the_command_line_exits_with_status_2_and_one_line(refusals, tmp_path):
     """The entry points above were called in one process; here two run as the real ``rams`` command."""
     paths = {file: path for file, (path, _) in refusals["files"].items()}

@@ -64,6 +64,7 @@ def test_recorded_decisions_are_legal_whole_deals_with_the_deals_payoff_as_retur
     assert torch.equal(again.actions, data.actions) and torch.equal(again.observations, data.observations)
 
 
+@pytest.mark.slow
 def test_the_fit_makes_the_network_play_the_teachers_moves():
     game, _, data = lupfen_demonstrations(3600, gamma=0.99, scale=0.1)  # about 1000 real choices (scrap: asked of all)
     torch.manual_seed(0)
@@ -87,6 +88,7 @@ def test_bad_warm_start_settings_are_rejected_by_name(override, key):
         load_config("configs/train/lupfen.yaml", [override])
 
 
+@pytest.mark.slow
 def test_trainer_warm_starts_once_and_resume_does_not_repeat_it(tmp_path):
     from cli.train import main
 

@@ -9,15 +9,13 @@ import pytest
 
 import rams_env
 from rams_env.games.lupfen import Phase, Round
+from tests import tiers
 from tests.conformance import random_playout
-from tests.scripting import chips, legal, play
+from tests.scripting import chips, legal, play, pot_table
 
 
 def table(hands, stock, dealer, pot=0, **rules):
-    env = rams_env.make("lupfen", len(hands), **rules)
-    deal = {"hands": [h.split() for h in hands], "stock": stock.split()}
-    env.reset(seed=0, options={"deal": deal, "dealer": dealer, "pot": pot, "bankrolls": [0] * len(hands)})
-    return env, env.unwrapped
+    return pot_table("lupfen", hands, dealer, pot, stock=stock, **rules)
 
 
 def rest(hands, top: str) -> str:
@@ -211,8 +209,8 @@ def test_invalid_rules_are_named(options, named):
 FLAGS = ("shoving", "compulsory_hearts", "compulsory_lift", "blind_lift", "three_unters", "scrap")
 
 
-@pytest.mark.parametrize("flags", list(itertools.product([False, True], repeat=len(FLAGS))),
-                         ids=lambda f: "".join("1" if x else "0" for x in f))
+@tiers.parametrize("flags", list(itertools.product([False, True], repeat=len(FLAGS))),
+                   lambda flags: tiers.at_most_one_or_all(*flags), ids=lambda f: "".join("1" if x else "0" for x in f))
 def test_every_option_combination_plays_and_conserves(flags):
     options = dict(zip(FLAGS, flags, strict=True))
     options["dealer_fee"] = 3 if options["shoving"] else 0

@@ -10,19 +10,15 @@ import pytest
 import rams_env
 from rams_env.core.cards import cards
 from rams_env.games.mauscheln import Phase
+from tests import tiers
 from tests.conformance import random_playout
-from tests.scripting import chips, legal, play
+from tests.scripting import chips, legal, play, pot_table
 
 HANDS = ["Ah Kh Qh 7c", "Jh 10h 8c 9c", "As Ks 7s 8s", "Ad Kd Qd Jd"]
 
 
 def table(hands=HANDS, turned="9h", dealer=3, pot=0, stock=None, n=None, **rules):
-    env = rams_env.make("mauscheln", n or len(hands), **rules)
-    deal = {"hands": [h.split() for h in hands], "turned": turned}
-    if stock is not None:
-        deal["stock"] = stock.split()
-    env.reset(seed=0, options={"deal": deal, "dealer": dealer, "pot": pot, "bankrolls": [0] * len(hands)})
-    return env, env.unwrapped
+    return pot_table("mauscheln", hands, dealer, pot, turned, stock, n, **rules)
 
 
 # ------------------------------------------------------------------- "Bidding"
@@ -244,7 +240,13 @@ COMBINATIONS = [
 ]
 
 
-@pytest.mark.parametrize("combo", COMBINATIONS, ids=lambda c: "-".join(str(v) for v in c.values()))
+def fast_sample(combo: dict) -> bool:
+    """The fast tier's sample: every option off (shares from the pot) or on (from the Pinke), each special."""
+    flags = [v for k, v in combo.items() if k != "special"]
+    return tiers.all_or_none(*(v is True or v == "pinke" for v in flags))
+
+
+@tiers.parametrize("combo", COMBINATIONS, fast_sample, ids=lambda c: "-".join(str(v) for v in c.values()))
 def test_every_option_combination_plays_and_conserves(combo):
     options = {k: v for k, v in combo.items() if k != "special"}
     options["belli"], options["weli"] = combo["special"] == "belli", combo["special"] == "weli"

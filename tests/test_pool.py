@@ -242,6 +242,7 @@ def two_runs(tmp_path_factory) -> tuple[Path, dict, dict]:
     return first, _train(first), _train(tmp_path_factory.mktemp("second"))
 
 
+@pytest.mark.slow
 def test_training_logs_ratings_and_snapshot_win_rates_deterministically(two_runs):
     out, first, second = two_runs
     periodic, final = first["history"]
@@ -268,6 +269,7 @@ def _scalar_tags(logdir: Path) -> set[str]:
     return tags
 
 
+@pytest.mark.slow
 def test_snapshot_results_survive_resume(two_runs):
     from agents.checkpoint.format import load_checkpoint
     from training.train import Run
@@ -282,6 +284,7 @@ def test_snapshot_results_survive_resume(two_runs):
     assert run.pool.sampling == "prioritized"
 
 
+@pytest.mark.slow
 def test_evaluation_plot_has_a_ratings_panel_when_ratings_were_taken(two_runs, tmp_path):
     from training.run_plot import plot_history
 

@@ -49,6 +49,7 @@ def partial_files(out: Path) -> list[Path]:
 
 
 # ------------------------------------------------------------------ Ctrl-C, resume, same run as without
+@pytest.mark.slow
 def test_ctrl_c_saves_last_zip_and_the_resumed_run_equals_an_uninterrupted_one(tmp_path):
     """SIGINT mid-training: exit 130, last.zip saved, one line says how to resume; that command finishes the
     run, and its final weights and evaluation equal those of the same run never interrupted."""

@@ -14,14 +14,16 @@ import numpy as np
 import pytest
 
 import rams_env
+from tests import tiers
 from tests.conformance import random_playout
 from tests.tippen_helpers import H4, legal, play, table
 
 
 @pytest.mark.parametrize("ruleset", ["modern", "alvensleben_1859", "meyers_1905"])
-@pytest.mark.parametrize(("dealer_option", "robbing", "shoving", "hop"),
-                         list(itertools.product(["none", "knock", "sniff_grupp", "sniff_alvensleben"],
-                                                [False, True], [False, True], [False, True])))
+@tiers.parametrize(("dealer_option", "robbing", "shoving", "hop"),
+                   list(itertools.product(["none", "knock", "sniff_grupp", "sniff_alvensleben"],
+                                          [False, True], [False, True], [False, True])),
+                   lambda dealer_option, *flags: tiers.all_or_none(*flags))
 def test_variation_combinations_play_and_conserve(ruleset, dealer_option, robbing, shoving, hop):
     env = rams_env.make("tippen", 4, ruleset=ruleset, dealer_option=dealer_option, robbing=robbing,
                         shoving=shoving, hop_and_jump=hop, random_carry=True)

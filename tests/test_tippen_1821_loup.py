@@ -12,6 +12,7 @@ import pytest
 
 import rams_env
 from rams_env.games.tippen import Phase
+from tests import tiers
 from tests.conformance import random_playout
 from tests.tippen_helpers import H4, chips, legal, play, table
 
@@ -141,7 +142,8 @@ def test_old_rule_sets_lone_player_and_all_pass_with_a_bete(ruleset):
 
 
 @pytest.mark.parametrize("ruleset", ["drei_karten_1821", "loup"])
-@pytest.mark.parametrize(("shoving", "hop", "max_bete"), list(itertools.product([False, True], [False, True], [0, 30])))
+@tiers.parametrize(("shoving", "hop", "max_bete"), list(itertools.product([False, True], [False, True], [0, 30])),
+                   lambda shoving, hop, max_bete: tiers.all_or_none(shoving, hop, max_bete > 0))
 def test_old_rule_sets_with_their_valid_variations_play_and_conserve(ruleset, shoving, hop, max_bete):
     rng = np.random.default_rng(6)
     for n in (3, 5):

@@ -14,18 +14,14 @@ from hypothesis import strategies as st
 import rams_env
 from rams_env.core.cards import card, cards, codes
 from rams_env.games.toepen import Phase, Signal
+from tests.scripting import dealt
 
 NO_EXTRAS = {"dirty_hands": False, "announcements": False}
 
 
 def table(hands: list[str], dealer: int, lives_lost=None, **rules):
     """An env dealt ``hands`` (seat order) with ``dealer``; returns (env, raw env)."""
-    env = rams_env.make("toepen", len(hands), **rules)
-    options = {"deal": {"hands": [h.split() for h in hands]}, "dealer": dealer}
-    if lives_lost is not None:
-        options["lives_lost"] = lives_lost
-    env.reset(seed=0, options=options)
-    return env, env.unwrapped
+    return dealt("toepen", hands, dealer, options=None if lives_lost is None else {"lives_lost": lives_lost}, **rules)
 
 
 def legal(raw) -> list[str]:

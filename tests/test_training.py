@@ -40,7 +40,7 @@ def randoms(rng: np.random.Generator, n: int = 4):
 
 
 # ------------------------------------------------------------------ single seat
-@pytest.mark.parametrize("game", ["toepen", "mauscheln", "lupfen", "tippen"])
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
 def test_single_seat_rewards_are_the_learners_own(game):
     """Summed step rewards equal the learner's final score in the underlying game, seat by seat."""
     env = SingleSeatEnv(game, randoms, random_carry=True)
@@ -182,6 +182,7 @@ def test_smoke_training_run_writes_checkpoints_results_and_logs(tiny_run):
     assert all(torch.equal(exported.policy.state_dict()[k], v) for k, v in final.policy.state_dict().items())
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     overrides = [s.replace("total_timesteps=1024", "total_timesteps=6144") for s in TINY]
     cmd = [sys.executable, "-m", "cli", "train", "configs/train/toepen.yaml", "--quiet",
@@ -209,6 +210,7 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
         f"snapshot_{s:09d}.zip" for s in sorted({*final["pool"]["snapshots"], *in_play})]
 
 
+@pytest.mark.slow
 def test_a_small_budget_beats_the_random_agent_with_significance(tmp_path):
     """Learning, not only running: 8k learner steps of Toepen beat random over duplicate deals."""
     from cli.train import main
@@ -303,6 +305,7 @@ def test_same_seed_same_config_same_weights(tmp_path):
 
 
 # ---------------------------------------------------------------------- exploit
+@pytest.mark.slow
 def test_exploit_reports_the_gain_of_a_best_response(tiny_run, capsys):
     from cli.exploit import main
 
@@ -327,7 +330,7 @@ def test_exploit_reports_the_gain_of_a_best_response(tiny_run, capsys):
 
 
 # ------------------------------------------------------------------- pretrained
-@pytest.mark.parametrize("game", ["toepen", "tippen", "mauscheln", "lupfen", "fipsen"])
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
 def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
     import rams_env
     from agents.registry import agent_factory, pretrained_path

@@ -25,6 +25,7 @@ from rams_env.games.fipsen.contracts import Talon  # noqa: E402
 from rams_env.games.fipsen.rules import Auction  # noqa: E402
 from rams_env.vector.fipsen import SUPPORTED  # noqa: E402
 from rams_env.vector.fipsen.state import REASONS  # noqa: E402
+from tests import tiers  # noqa: E402
 
 DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "300"))
 SLOW_DEALS = int(os.environ.get("RAMS_VECTOR_SLOW_DEALS", "0"))
@@ -157,7 +158,7 @@ def _compare_position(env, game, state, b) -> None:
     assert record["dealer"] == state.dealer, f"deal {b}: dealer differs"
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@tiers.parametrize("variant", VARIANTS, tiers.reference_preset("fipsen"))
 def test_same_as_reference_deal_by_deal(variant):
     counts = crosscheck(variant, DEALS, seed=1)
     assert counts["deals"] >= DEALS and counts["episodes"] == counts["deals"]
@@ -165,7 +166,7 @@ def test_same_as_reference_deal_by_deal(variant):
         assert all(counts[reason] for reason in _reasons(variant)), counts
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@tiers.parametrize("variant", VARIANTS, tiers.reference_preset("fipsen"))
 def test_same_as_reference_in_sessions(variant):
     counts = crosscheck(variant, DEALS // 2, episode="session", seed=7)
     assert counts["episodes"] < counts["deals"]  # sessions of several deals were played through
@@ -229,7 +230,7 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
             env.deals[f][b, s] = mask
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@tiers.parametrize("variant", VARIANTS, tiers.reference_preset("fipsen"))
 def test_hidden_cards_never_reach_an_observation(variant):
     env = vector.make("fipsen", num_envs=64, variant=variant)
     env.reset(seed=3)

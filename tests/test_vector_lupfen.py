@@ -24,6 +24,7 @@ import rams_env.vector as vector  # noqa: E402
 from rams_env.games.lupfen.rules import LupfenRules  # noqa: E402
 from rams_env.vector.lupfen.spec import CARRY_POT_STEPS, CARRY_POT_UNIT  # noqa: E402
 from rams_env.vector.lupfen.state import REASONS  # noqa: E402
+from tests import tiers  # noqa: E402
 from tests.vector_checks import assert_hidden, cards_of  # noqa: E402
 from tests.vector_lupfen_reference import crosscheck  # noqa: E402
 
@@ -33,14 +34,14 @@ PRESETS = LupfenRules.preset_names()
 TABLES = (3, 4, 5, 6)
 
 
-@pytest.mark.parametrize("n", TABLES)
-@pytest.mark.parametrize("preset", PRESETS)
+@tiers.parametrize("n", TABLES, lambda n: n == 4)
+@tiers.parametrize("preset", PRESETS, tiers.reference_preset("lupfen"))
 def test_same_as_reference_deal_by_deal(preset, n):
     counts = crosscheck(preset, n, DEALS, random_carry=True, seed=n)
     assert counts["deals"] >= DEALS and counts["episodes"] == counts["deals"]
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@tiers.parametrize("preset", PRESETS, tiers.reference_preset("lupfen"))
 def test_same_as_reference_in_sessions(preset):
     counts = crosscheck(preset, 4, DEALS // 2, episode="session", seed=7)
     assert counts["episodes"] < counts["deals"]  # sessions of several deals were played through
@@ -95,7 +96,7 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     env.deals["order"][b, first:] = pool
 
 
-@pytest.mark.parametrize("preset", ["standard", "shoving", "blind"])
+@tiers.parametrize("preset", ["standard", "shoving", "blind"], tiers.reference_preset("lupfen"))
 def test_hidden_cards_never_reach_an_observation(preset):
     env = vector.make("lupfen", num_envs=64, num_players=5, preset=preset, random_carry=True)
     env.reset(seed=3)

@@ -21,6 +21,7 @@ import rams_env  # noqa: E402
 import rams_env.vector as vector  # noqa: E402
 from rams_env.games.mauscheln.rules import MauschelnRules  # noqa: E402
 from rams_env.vector.mauscheln.spec import CARRY_POTS  # noqa: E402
+from tests import tiers  # noqa: E402
 from tests.vector_checks import assert_hidden, assert_penalty_ends_only_the_offender, cards_of  # noqa: E402
 from tests.vector_reference_mauscheln import crosscheck  # noqa: E402
 
@@ -44,7 +45,8 @@ VARIANTS = {  # rule options no preset sets, each crossing a branch of the rules
 }
 
 
-@pytest.mark.parametrize("preset,n", CASES, ids=[f"{p}-{n}" for p, n in CASES])
+@tiers.parametrize("preset,n", CASES, lambda p, n: p == tiers.default_preset("mauscheln") and n == 4,
+                   ids=[f"{p}-{n}" for p, n in CASES])
 def test_same_as_reference_deal_by_deal(preset, n):
     counts = crosscheck(preset, n, DEALS, random_carry=True, seed=n)
     assert counts["deals"] >= DEALS and counts["episodes"] == counts["deals"]
@@ -56,7 +58,7 @@ def test_same_as_reference_with_other_options(variant):
     assert counts["deals"] >= DEALS
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@tiers.parametrize("preset", PRESETS, tiers.reference_preset("mauscheln"))
 def test_same_as_reference_in_sessions(preset):
     counts = crosscheck(preset, 4, DEALS // 2, episode="session", seed=7, session_deals=5)
     assert counts["episodes"] < counts["deals"]  # sessions of several deals were played through
@@ -99,7 +101,7 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     env.deals["order"][b, talon_at:] = pool
 
 
-@pytest.mark.parametrize("preset", ["standard", "tavern", "large_table"])
+@tiers.parametrize("preset", ["standard", "tavern", "large_table"], tiers.reference_preset("mauscheln"))
 def test_hidden_cards_never_reach_an_observation(preset):
     env = vector.make("mauscheln", num_envs=64, num_players=5, preset=preset, random_carry=True)
     env.reset(seed=3)

@@ -24,6 +24,7 @@ from rams_env.core.rules import RulesError  # noqa: E402
 from rams_env.games.tippen.rules import TippenRules  # noqa: E402
 from rams_env.vector.tippen import spec as tippen_spec  # noqa: E402
 from rams_env.vector.tippen import supported_presets  # noqa: E402
+from tests import tiers  # noqa: E402
 from tests.vector_checks import assert_hidden  # noqa: E402
 from tests.vector_tippen_reference import crosscheck  # noqa: E402
 
@@ -33,7 +34,7 @@ PRESETS = supported_presets()
 CASES = [(p, n) for p in PRESETS for n in sorted({3, 4, TippenRules.build(p).player_range()[1]})]
 
 
-@pytest.mark.parametrize(("preset", "n"), CASES)
+@tiers.parametrize(("preset", "n"), CASES, lambda p, n: p == tiers.default_preset("tippen") and n == 4)
 def test_same_as_reference_deal_by_deal(preset, n):
     counts = crosscheck(preset, n, DEALS, random_carry=True, seed=n)
     assert counts["deals"] >= DEALS and counts["episodes"] == counts["deals"]
@@ -53,7 +54,7 @@ def test_the_dealers_privilege_with_robbing_shoving_and_hops_as_the_reference(op
     assert counts["deals"] >= DEALS
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@tiers.parametrize("preset", PRESETS, tiers.reference_preset("tippen"))
 def test_same_as_reference_in_sessions(preset):
     counts = crosscheck(preset, 4, DEALS // 2, episode="session", seed=7, num_envs=8, session_deals=3)
     assert 0 < counts["episodes"] < counts["deals"]  # sessions of several deals were played through
@@ -85,7 +86,8 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     env.deals["order"][b, record["talon_at"]:] = pool
 
 
-@pytest.mark.parametrize("preset", ["modern", "alvensleben_robbing", "loup", "modern_knocking", "modern_sniffing"])
+@tiers.parametrize("preset", ["modern", "alvensleben_robbing", "loup", "modern_knocking", "modern_sniffing"],
+                   tiers.reference_preset("tippen"))
 def test_hidden_cards_never_reach_an_observation(preset):
     env = vector.make("tippen", num_envs=64, num_players=5, preset=preset, random_carry=True)
     env.reset(seed=3)

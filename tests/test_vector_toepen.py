@@ -20,6 +20,7 @@ pytest.importorskip("numba")
 import rams_env  # noqa: E402
 import rams_env.vector as vector  # noqa: E402
 from rams_env.games.toepen.rules import ToepenRules  # noqa: E402
+from tests import tiers  # noqa: E402
 from tests.vector_checks import assert_hidden, assert_penalty_ends_only_the_offender, cards_of  # noqa: E402
 from tests.vector_reference import crosscheck  # noqa: E402
 
@@ -29,14 +30,14 @@ PRESETS = ToepenRules.preset_names()
 TABLES = (3, 4, 8)
 
 
-@pytest.mark.parametrize("n", TABLES)
-@pytest.mark.parametrize("preset", PRESETS)
+@tiers.parametrize("n", TABLES, lambda n: n == 4)
+@tiers.parametrize("preset", PRESETS, tiers.reference_preset("toepen"))
 def test_same_as_reference_deal_by_deal(preset, n):
     counts = crosscheck(preset, n, DEALS, random_carry=True, seed=n)
     assert counts["deals"] >= DEALS and counts["episodes"] == counts["deals"]
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@tiers.parametrize("preset", PRESETS, tiers.reference_preset("toepen"))
 def test_same_as_reference_in_sessions(preset):
     counts = crosscheck(preset, 4, DEALS // 2, episode="session", seed=7)
     assert counts["episodes"] < counts["deals"]  # sessions of several deals were played through
@@ -71,7 +72,7 @@ def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     env.deals["order"][b, record["stock_at"]:] = pool
 
 
-@pytest.mark.parametrize("preset", ["standard", "any_time", "armoede"])
+@tiers.parametrize("preset", ["standard", "any_time", "armoede"], tiers.reference_preset("toepen"))
 def test_hidden_cards_never_reach_an_observation(preset):
     env = vector.make("toepen", num_envs=64, num_players=5, preset=preset, random_carry=True)
     env.reset(seed=3)

@@ -6,8 +6,7 @@ test reads are exactly the deal's payments, then plays a script of ``seat:label`
 
 from __future__ import annotations
 
-import rams_env
-from tests.scripting import chips, legal, play  # noqa: F401  (re-exported for the rule-set files)
+from tests.scripting import chips, legal, play, pot_table  # noqa: F401  (re-exported for the rule-set files)
 
 MODERN = ["Ah Kh 7c", "Qh 8c 9s", "As Ks Qs", "7d 8d 9d"]  # trump: the turned 10h
 HANDS_1905 = ["7c Ah Kh", "8c 9c Qh", "As Ks Qs", "7d 8d 9d"]
@@ -17,11 +16,4 @@ H4 = ["7c Ah Kh", "8c 9c Qh", "As Ks Qs", "7d 8d 9h"]  # 1821: the dealer's last
 def table(hands=MODERN, turned="10h", dealer=3, pot=0, stock=None, **rules):
     """An env dealt ``hands`` (seat order) with ``turned`` as the trump upcard (None for 1821 and Loup, where the
     dealer's last card shows trumps); ``rules`` are the game's rule options. player_3 deals by default."""
-    env = rams_env.make("tippen", len(hands), **rules)
-    deal = {"hands": [h.split() for h in hands]}
-    if turned:
-        deal["turned"] = turned
-    if stock:
-        deal["stock"] = stock.split()
-    env.reset(seed=0, options={"deal": deal, "dealer": dealer, "pot": pot, "bankrolls": [0] * len(hands)})
-    return env, env.unwrapped
+    return pot_table("tippen", hands, dealer, pot, turned, stock, **rules)
