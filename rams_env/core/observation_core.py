@@ -45,7 +45,12 @@ def rotated(values: Sequence[Any], seat: int) -> list[Any]:
 
 
 class Part(Protocol):
-    """One piece of an observation: its fields, how it writes them, what the view shows of it."""
+    """One piece of an observation: its fields, how it writes them, what the view shows of it.
+
+    ``per_seat`` False: what it writes is the same for every observer (written once when several seats
+    observe one position)."""
+
+    per_seat: bool
 
     def layout_fields(self, n: int, pack: Pack) -> list[Field]: ...
 
@@ -61,13 +66,27 @@ class Observation(ObservationLayout):
         seats = next((p for p in parts if isinstance(p, SeatBlock)), None)
         super().__init__([f for p in parts for f in p.layout_fields(n, pack)], version, seats=seats)
         self.parts = tuple(parts)
-        self._writers = [w for p in parts if (w := p.writer(self.offsets, n, pack.index)) is not None]
+        writers = [(w, p.per_seat) for p in parts if (w := p.writer(self.offsets, n, pack.index)) is not None]
+        self._writers = [w for w, _ in writers]
+        self._shared = [w for w, per_seat in writers if not per_seat]
+        self._own = [w for w, per_seat in writers if per_seat]
         self._viewers = [v for p in parts if (v := p.viewer(n)) is not None]
 
     def encode(self, game: Any, state: Any, seat: int, out: np.ndarray) -> None:
         """Fill ``out`` (zeros) with what ``seat`` may know."""
         for write in self._writers:
             write(game, state, seat, out)
+
+    def encode_seats(self, game: Any, state: Any, seats: Sequence[int], outs: Sequence[np.ndarray]) -> None:
+        """:meth:`encode` for several seats of one position (every seat at the end of a deal): the parts
+        every seat sees alike are written once and copied."""
+        shared = self.zeros()
+        for write in self._shared:
+            write(game, state, seats[0], shared)
+        for seat, out in zip(seats, outs, strict=True):
+            out[:] = shared
+            for write in self._own:
+                write(game, state, seat, out)
 
     def view(self, game: Any, state: Any, seat: int) -> dict[str, Any]:
         """The same information as :meth:`encode`, as plain Python (relative seats, card codes)."""
@@ -87,6 +106,15 @@ def view(game: Any, state: Any, seat: int) -> dict[str, Any]:
     return game.observation.view(game, state, seat)
 
 
+def encode_seats(game: Any, state: Any, seats: Sequence[int], outs: Sequence[np.ndarray]) -> None:
+    """Each seat's observation into its zeroed vector in ``outs``, shared parts once (any :class:`Game`)."""
+    if isinstance(game.observation, Observation):
+        game.observation.encode_seats(game, state, seats, outs)
+        return
+    for seat, out in zip(seats, outs, strict=True):
+        game.encode(state, seat, out)
+
+
 # ------------------------------------------------------------ cards
 class Shows(Enum):
     """How the view shows a card field."""
@@ -103,6 +131,8 @@ class Cards:
     doc: str
     cards: Getter
     shows: Shows = Shows.CODES
+    per_seat: bool = True
+    """False for cards every seat sees alike (a face-up card): written once for all seats at the end of a deal."""
 
     def layout_fields(self, n: int, pack: Pack) -> list[Field]:
         return [Field(self.name, len(pack), self.doc)]
@@ -144,7 +174,8 @@ def own_discards(doc: str) -> Cards:
 
 def turned(doc: str, name: str = "turned") -> Cards:
     """The card ``state.turned`` (face up for everyone), if any; the view shows its code or None."""
-    return Cards(name, doc, lambda game, state, seat: () if state.turned is None else (state.turned,), Shows.CARD)
+    return Cards(name, doc, lambda game, state, seat: () if state.turned is None else (state.turned,), Shows.CARD,
+                 per_seat=False)
 
 
 # ------------------------------------------------------------ numbers and choices
@@ -161,6 +192,8 @@ class Scalar:
     get: str | Getter
     scale: float = 1.0
     shown: bool = True
+    per_seat: bool = False
+    """True if the value depends on the observer (the getter's ``seat``)."""
 
     def layout_fields(self, n: int, pack: Pack) -> list[Field]:
         return [Field(self.name, 1, self.doc)]
@@ -193,6 +226,7 @@ class OneHot:
     doc: str
     index: Getter
     show: Getter
+    per_seat: bool = False
 
     def layout_fields(self, n: int, pack: Pack) -> list[Field]:
         return [Field(self.name, self.size, self.doc)]
@@ -275,6 +309,8 @@ def rule(key: str) -> Shown:
 class Table:
     """The current trick and the cards played this deal, one pack-sized row per relative seat."""
 
+    per_seat = True
+
     def layout_fields(self, n: int, pack: Pack) -> list[Field]:
         size = len(pack)
         return [Field("trick", n * size, "card each player has played to the current trick, per relative seat"),
@@ -302,6 +338,7 @@ class Position:
 
     phases: Sequence[Enum]
     seat_doc: str = "the observer's absolute seat, one-hot"
+    per_seat = True
 
     def layout_fields(self, n: int, pack: Pack) -> list[Field]:
         return [Field("seat", n, self.seat_doc),
@@ -334,6 +371,7 @@ class TrickNumber:
     """Tricks completed so far, one-hot (the view has ``tricks_played`` from the :class:`Table`)."""
 
     tricks: int
+    per_seat = False
 
     def layout_fields(self, n: int, pack: Pack) -> list[Field]:
         return [Field("trick_number", self.tricks, f"tricks completed so far, one-hot 0..{self.tricks - 1}")]

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.core.observation import Field
+from rams_env.core.observation import OBS_DTYPE, Field
 
 Getter = Callable[[Any], Any]
 
@@ -148,6 +148,7 @@ class SeatBlock:
     at 8 players.
     """
 
+    per_seat = True
     CACHE_LIMIT = 4096
     """Distinct keys kept (cleared when full; a deal visits a few dozen)."""
 
@@ -162,10 +163,10 @@ class SeatBlock:
         self._scale = np.repeat([float(f.scale) for _, f in numeric], n)
         self._offset = np.repeat([float(f.offset) for _, f in numeric], n)
         self._signed = any(f.offset for _, f in numeric)  # only offset fields (net results) go below 0
-        self._relative = [np.array([row * n + (seat + r) % n for row in range(len(self.fields)) for r in range(n)])
-                          for seat in range(n)]
-        self._blocks: dict[tuple, list[np.ndarray | None]] = {}
-        """key -> the block per observer seat (made on demand), then the block in absolute seat order."""
+        self._relative = np.array([[row * n + (seat + r) % n for row in range(len(self.fields)) for r in range(n)]
+                                   for seat in range(n)])
+        self._blocks: dict[tuple, np.ndarray] = {}
+        """key -> the block for every observer seat, one row each (float32, as the observation holds it)."""
         self._viewed = [(f.view_key, f.get, f.marker) for f in self.fields if f.view_key is not None]
 
     # ---------------------------------------------------- as a part of an Observation
@@ -187,11 +188,8 @@ class SeatBlock:
         if blocks is None:
             if len(self._blocks) >= self.CACHE_LIMIT:
                 self._blocks.clear()
-            blocks = self._blocks[key] = [None] * self.n + [self._scaled(state)]
-        block = blocks[seat]
-        if block is None:
-            block = blocks[seat] = blocks[self.n][self._relative[seat]]
-        out[start:start + self.size] = block
+            blocks = self._blocks[key] = self._scaled(state)[self._relative].astype(OBS_DTYPE)
+        out[start:start + self.size] = blocks[seat]
         n = self.n
         for row, get in self._markers:
             marked = get(state)

@@ -41,7 +41,7 @@ def layout(n: int, pack: Pack, hand_size: int, stake: int) -> Observation:
     return Observation([
         core.hand_seen_after_knock(),
         Cards("trump_card", "the trump card, while every player can see it",
-              lambda game, state, seat: known_cards(game, state), Shows.CARD),
+              lambda game, state, seat: known_cards(game, state), Shows.CARD, per_seat=False),
         core.trump("trump suit one-hot (c s h d), once known to all", trump_known),
         core.own_discards("the observer's discarded cards"),
         *core.around_the_table(seat_block(n, hand_size, stake), PHASES),
