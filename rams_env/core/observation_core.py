@@ -205,7 +205,12 @@ class Scalar:
         return lambda game, state, seat: getattr(state, attr)
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
-        start, get, scale = at[self.name], self.value(), self.scale
+        start, get, scale = at[self.name], self.get, self.scale
+        if isinstance(get, str):  # the common case, without a getter call
+
+            def write_attr(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+                out[start] = min(getattr(state, get) / scale, 1.0)
+            return write_attr
 
         def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
             out[start] = min(get(game, state, seat) / scale, 1.0)
