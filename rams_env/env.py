@@ -26,6 +26,7 @@ from pettingzoo import AECEnv
 from rams_env.core.game import Game, State
 from rams_env.core.global_state import encode_global_state
 from rams_env.core.observation import OBS_DTYPE
+from rams_env.core.observation_core import encode_seats
 
 
 class IllegalActionError(ValueError):
@@ -184,6 +185,8 @@ class RamsEnv(AECEnv):
         if cached is not None:
             return cached
         self._require_reset("observe")
+        if self.game_state.terminal:
+            return self._observe_finished()[agent]
         seat = self._seat[agent]
         obs = np.zeros(self._obs_size, dtype=OBS_DTYPE)
         self.game.encode(self.game_state, seat, obs)
@@ -192,6 +195,16 @@ class RamsEnv(AECEnv):
             mask[self._legal] = 1
         cached = self._observed[agent] = {"observation": obs, "action_mask": mask}
         return cached
+
+    def _observe_finished(self) -> dict[str, dict[str, np.ndarray]]:
+        """Once the episode is over every agent is observed in turn (``last()`` before ``step(None)``): all of
+        them are encoded at once, what every seat sees alike written once; masks are all zeros."""
+        seats = range(self.game.num_players)
+        vectors = [np.zeros(self._obs_size, dtype=OBS_DTYPE) for _ in seats]
+        encode_seats(self.game, self.game_state, seats, vectors)
+        self._observed = {agent: {"observation": vector, "action_mask": np.zeros(self._n_actions, dtype=np.int8)}
+                          for agent, vector in zip(self.possible_agents, vectors, strict=True)}
+        return self._observed
 
     def last(self, observe: bool = True):
         self._require_reset()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rams_env.core.observation import Field, ObservationLayout
+from rams_env.core.observation_core import encode_seats
 
 if TYPE_CHECKING:
     from rams_env.core.game import Game, State
@@ -70,5 +71,5 @@ def encode_global_state(game: Game, state: State, out: np.ndarray) -> None:
                 out[start + index[c]] = 1.0 - depth / cards
         else:
             out[[start + index[c] for c in _single_card(value)]] = 1.0
-    for seat in range(game.num_players):
-        game.encode(state, seat, out[layout[f"observation_{seat}"]])
+    seats = range(game.num_players)
+    encode_seats(game, state, seats, [out[layout[f"observation_{seat}"]] for seat in seats])

@@ -34,7 +34,7 @@ class ObservationLayout:
         self.fields = tuple(fields)
         self.version = version
         self.seats = seats
-        """The per-seat block (:class:`rams_env.core.observation_core.SeatBlock`) among the fields, if any."""
+        """The per-seat block (:class:`rams_env.core.observation_seats.SeatBlock`) among the fields, if any."""
         self.slices: dict[str, slice] = {}
         offset = 0
         for f in self.fields:

@@ -1,19 +1,17 @@
-"""The observation core every game shares: cards on the table, seats, phase; written once.
+"""The observation core every game shares: an observation declared once, as parts, with its encoder and view.
 
-Each game's ``observe.py`` declares only its own fields. What the five games have in common
-lives here, once, with its encoder and its view:
+A game's ``observe.py`` lists the parts of its observation in layout order; the
+:class:`Observation` lays out their fields, and the very same declaration encodes the
+vector and builds the view, so the two cannot drift apart. A part is what the view
+mirrors: the cards a player sees (:class:`Cards`, shown as codes), a number
+(:class:`Scalar`, shown raw, written scaled), a choice among a few (:class:`OneHot`), the
+table (:class:`Table`: the current trick and every card played), the observer's seat and
+the phase (:class:`Position`), the trick number, and the per-player block
+(:class:`~rams_env.core.observation_seats.SeatBlock`). Facts the view shows in another form
+(bids by name, the rules' stakes) are :class:`Shown` parts: in the view, not the vector.
 
-* :class:`SeatField` / :class:`SeatBlock`: the per-player fields (leader, to_act, dealer,
-  tricks won, net result, ...). A game lists them with a getter on the state: a seat (a
-  *marker*, one-hot over the players; None marks nobody) or one number per absolute seat,
-  with the scale and offset that bring it into [0, 1]. The block encodes every field at
-  once: one concatenated list, one array, one seat-relative permutation, so an observation
-  costs a few numpy calls whatever the table size; the view gets the same fields as
-  relative seats (markers) or raw numbers in relative order.
-* :func:`table_fields`, :func:`write_table`, :func:`table_view`: the current trick and every
-  card played this deal, per relative seat.
-* :func:`position_fields`, :func:`write_position`, :func:`position_view`: the observer's
-  absolute seat, the phase one-hot and the trick number.
+Enums reach views in one spelling, :func:`label` (the member's name in lower case, which
+is also the value of every string-valued state enum).
 """
 
 from __future__ import annotations
@@ -21,268 +19,374 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import chain
-from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from rams_env.core.cards import codes
+from rams_env.core.cards import SUITS, Pack, codes
 from rams_env.core.encoding import put_seat_cards, put_trick
-from rams_env.core.observation import Field
+from rams_env.core.observation import Field, ObservationLayout
+from rams_env.core.observation_seats import SeatBlock
 
-Getter = Callable[[Any], Any]
+Getter = Callable[[Any, Any, int], Any]
+"""``(game, state, seat) -> value``: what a part reads, for the observer ``seat``."""
+Writer = Callable[[Any, Any, int, np.ndarray], None]
+Viewer = Callable[[Any, Any, int, dict], None]
 
-LEADER_DOC = "1 for the player who leads (or led) the current trick"
-TO_ACT_DOC = "1 for the player whose decision it is"
-DEALER_DOC = "1 for the dealer"
+
+def label(member: Enum) -> str:
+    """An enum member as views, renders and docs spell it: its name in lower case."""
+    return member.name.lower()
+
+
+def rotated(values: Sequence[Any], seat: int) -> list[Any]:
+    """Per-seat ``values`` in ``seat``'s relative order (her own first)."""
+    return [*values[seat:], *values[:seat]]
+
+
+class Part(Protocol):
+    """One piece of an observation: its fields, how it writes them, what the view shows of it.
+
+    ``per_seat`` False: what it writes is the same for every observer (written once when several seats
+    observe one position)."""
+
+    per_seat: bool
+
+    def layout_fields(self, n: int, pack: Pack) -> list[Field]: ...
+
+    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer | None: ...
+
+    def viewer(self, n: int) -> Viewer | None: ...
+
+
+class Observation(ObservationLayout):
+    """A layout built from parts, with the encoder and the view those parts generate."""
+
+    def __init__(self, parts: Sequence[Part], n: int, pack: Pack, version: int = 1) -> None:
+        seats = next((p for p in parts if isinstance(p, SeatBlock)), None)
+        super().__init__([f for p in parts for f in p.layout_fields(n, pack)], version, seats=seats)
+        self.parts = tuple(parts)
+        writers = [(w, p.per_seat) for p in parts if (w := p.writer(self.offsets, n, pack.index)) is not None]
+        self._writers = [w for w, _ in writers]
+        self._shared = [w for w, per_seat in writers if not per_seat]
+        self._own = [w for w, per_seat in writers if per_seat]
+        self._viewers = [v for p in parts if (v := p.viewer(n)) is not None]
+
+    def encode(self, game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+        """Fill ``out`` (zeros) with what ``seat`` may know."""
+        for write in self._writers:
+            write(game, state, seat, out)
+
+    def encode_seats(self, game: Any, state: Any, seats: Sequence[int], outs: Sequence[np.ndarray]) -> None:
+        """:meth:`encode` for several seats of one position (every seat at the end of a deal): the parts
+        every seat sees alike are written once and copied."""
+        shared = self.zeros()
+        for write in self._shared:
+            write(game, state, seats[0], shared)
+        for seat, out in zip(seats, outs, strict=True):
+            out[:] = shared
+            for write in self._own:
+                write(game, state, seat, out)
+
+    def view(self, game: Any, state: Any, seat: int) -> dict[str, Any]:
+        """The same information as :meth:`encode`, as plain Python (relative seats, card codes)."""
+        seen: dict[str, Any] = {}
+        for show in self._viewers:
+            show(game, state, seat, seen)
+        return seen
+
+
+def encode(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+    """Every game's ``observe.encode``: its observation's generated encoder."""
+    game.observation.encode(game, state, seat, out)
+
+
+def view(game: Any, state: Any, seat: int) -> dict[str, Any]:
+    """Every game's ``observe.view``: its observation's generated view."""
+    return game.observation.view(game, state, seat)
+
+
+def encode_seats(game: Any, state: Any, seats: Sequence[int], outs: Sequence[np.ndarray]) -> None:
+    """Each seat's observation into its zeroed vector in ``outs``, shared parts once (any :class:`Game`)."""
+    if isinstance(game.observation, Observation):
+        game.observation.encode_seats(game, state, seats, outs)
+        return
+    for seat, out in zip(seats, outs, strict=True):
+        game.encode(state, seat, out)
+
+
+# ------------------------------------------------------------ cards
+class Shows(Enum):
+    """How the view shows a card field."""
+
+    CODES = "codes"  # a list of card codes
+    CARD = "card"  # one card code, or None when there is none
 
 
 @dataclass(frozen=True)
-class SeatField:
-    """One value per player, seat-relative in the vector (index 0 is the observer).
+class Cards:
+    """A pack-sized one-hot of the cards ``cards(game, state, seat)``; the view shows their codes."""
 
-    ``get(state)`` returns a seat or None for a ``marker`` (1 for that player, 0 for the
-    others), else a sequence with one number per absolute seat; the vector holds
-    ``offset + value / scale`` clipped to [0, 1]. ``view`` names the field in the view
-    (None: the view leaves it out, usually because it shows the fact another way).
-    ``reads`` names the state's per-seat lists a numeric field is a function of (with the
-    game's constants): the block's cache is keyed by their contents, so ``get`` runs only
-    when one of them changed. A numeric field that reads nothing else is keyed by ``get``.
+    name: str
+    doc: str
+    cards: Getter
+    shows: Shows = Shows.CODES
+    per_seat: bool = True
+    """False for cards every seat sees alike (a face-up card): written once for all seats at the end of a deal."""
+
+    def layout_fields(self, n: int, pack: Pack) -> list[Field]:
+        return [Field(self.name, len(pack), self.doc)]
+
+    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
+        start, cards = at[self.name], self.cards
+
+        def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+            for c in cards(game, state, seat):
+                out[start + index[c]] = 1.0
+        return write
+
+    def viewer(self, n: int) -> Viewer:
+        name, cards, one = self.name, self.cards, self.shows is Shows.CARD
+
+        def show(game: Any, state: Any, seat: int, into: dict) -> None:
+            held = cards(game, state, seat)
+            into[name] = (codes(held) if held else None) if one else codes(held).split()
+        return show
+
+
+def hand(doc: str = "cards in the observer's hand", hidden: Getter | None = None) -> Cards:
+    """The observer's hand; empty while ``hidden(game, state, seat)`` (a dealer deciding blind)."""
+    if hidden is None:
+        return Cards("hand", doc, lambda game, state, seat: state.hands[seat])
+    return Cards("hand", doc, lambda game, state, seat: () if hidden(game, state, seat) else state.hands[seat])
+
+
+def hand_seen_after_knock() -> Cards:
+    """The hand of a game whose dealer may knock blind: empty while ``game.hand_is_hidden(state, seat)``."""
+    return hand("cards in the observer's hand (empty while the dealer decides to knock blind)",
+                hidden=lambda game, state, seat: game.hand_is_hidden(state, seat))
+
+
+def own_discards(doc: str) -> Cards:
+    """The observer's own face-down cards."""
+    return Cards("own_discards", doc, lambda game, state, seat: state.face_down[seat])
+
+
+def turned(doc: str, name: str = "turned") -> Cards:
+    """The card ``state.turned`` (face up for everyone), if any; the view shows its code or None."""
+    return Cards(name, doc, lambda game, state, seat: () if state.turned is None else (state.turned,), Shows.CARD,
+                 per_seat=False)
+
+
+# ------------------------------------------------------------ numbers and choices
+@dataclass(frozen=True)
+class Scalar:
+    """One number: ``value / scale`` capped at 1 in the vector, the value itself in the view.
+
+    ``get`` names a state attribute or is a :data:`Getter`; ``shown`` False keeps it out of the
+    view (which then shows the fact another way).
     """
 
     name: str
     doc: str
-    get: Getter
-    marker: bool = False
+    get: str | Getter
     scale: float = 1.0
-    offset: float = 0.0
-    view: str | None = ""
-    reads: tuple[str, ...] = ()
+    shown: bool = True
+    per_seat: bool = False
+    """True if the value depends on the observer (the getter's ``seat``)."""
 
-    @property
-    def view_key(self) -> str | None:
-        return self.name if self.view == "" else self.view
+    def layout_fields(self, n: int, pack: Pack) -> list[Field]:
+        return [Field(self.name, 1, self.doc)]
 
+    def value(self) -> Getter:
+        if callable(self.get):
+            return self.get
+        attr = self.get
+        return lambda game, state, seat: getattr(state, attr)
 
-def marker(name: str, doc: str, get: Getter, view: str | None = "") -> SeatField:
-    return SeatField(name, doc, get, marker=True, view=view)
+    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
+        start, get, scale = at[self.name], self.get, self.scale
+        if isinstance(get, str):  # the common case, without a getter call
 
+            def write_attr(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+                out[start] = min(getattr(state, get) / scale, 1.0)
+            return write_attr
 
-def seat_list(name: str, doc: str, attr: str | None = None, **options: Any) -> SeatField:
-    """A numeric field that is the state's per-seat list ``attr`` (default: ``name``) as it is."""
-    attr = attr or name
-    return SeatField(name, doc, attrgetter(attr), reads=(attr,), **options)
+        def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+            out[start] = min(get(game, state, seat) / scale, 1.0)
+        return write
 
-
-def tricks_won_field(tricks: int, unit: str | None = None) -> SeatField:
-    """Tricks won this deal / ``tricks`` (``unit`` spells it in the docs table when not a number)."""
-    return seat_list("tricks_won", f"tricks won this deal / {unit or tricks}", scale=tricks)
-
-
-def net_field(scale: float, unit: str) -> SeatField:
-    """Chips won in the session: 0.5 + net / scale, clipped to [0, 1]; the view shows the chips.
-
-    ``unit`` spells ``scale`` in the docs table ("(2 x 64 Pinkes)").
-    """
-    doc = f"chips won in the session, 0.5 + net / {unit}, clipped to [0, 1]"
-    return seat_list("net", doc, "scores", scale=scale, offset=0.5)
+    def viewer(self, n: int) -> Viewer | None:
+        if not self.shown:
+            return None
+        return Shown(self.name, self.value()).viewer(n)
 
 
-def relative(marked: int | None, seat: int, n: int) -> int | None:
-    """``marked``'s seat relative to ``seat`` (0 = herself), None for nobody."""
-    return None if marked is None else (marked - seat) % n
+@dataclass(frozen=True)
+class OneHot:
+    """One of ``size`` choices, ``index(game, state, seat)`` (None: none yet); the view shows ``show``."""
+
+    name: str
+    size: int
+    doc: str
+    index: Getter
+    show: Getter
+    per_seat: bool = False
+
+    def layout_fields(self, n: int, pack: Pack) -> list[Field]:
+        return [Field(self.name, self.size, self.doc)]
+
+    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
+        start, chosen = at[self.name], self.index
+
+        def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+            i = chosen(game, state, seat)
+            if i is not None:
+                out[start + i] = 1.0
+        return write
+
+    def viewer(self, n: int) -> Viewer:
+        return Shown(self.name, self.show).viewer(n)
 
 
-def leader(state: Any) -> int:
-    """Who leads the current trick (or led it, once cards are on the table)."""
-    return state.trick[0][0] if state.trick else state.leader
+def trump(doc: str, known: Callable[[Any, Any], bool]) -> OneHot:
+    """The trump suit one-hot (c s h d) once ``known(game, state)``; the view shows the suit's letter or None."""
+    return OneHot("trump", len(SUITS), doc, lambda game, state, seat: state.trump if known(game, state) else None,
+                  lambda game, state, seat: SUITS[state.trump] if known(game, state) else None)
 
 
-def leader_in_play(play_phase: Enum) -> Getter:
-    """The leader while ``play_phase`` lasts, nobody before (the pot games)."""
-    return lambda s: leader(s) if s.phase is play_phase else None
+def pot(scale: float, unit: str) -> list[Scalar]:
+    """The pot games' pot now and when play began (what bêtes are measured by), / ``scale`` (``unit``)."""
+    return [Scalar("pot", f"chips in the pot / {unit}, capped at 1", lambda game, state, seat: state.ledger.pot,
+                   scale),
+            Scalar("pot_at_play", f"the pot when play began (what bêtes are measured by) / {unit}, capped at 1",
+                   "pot_at_play", scale)]
 
 
-def play_leader(play_phase: Enum) -> SeatField:
-    """The leader marker of the pot and auction games: set only while ``play_phase`` lasts."""
-    return marker("leader", LEADER_DOC, leader_in_play(play_phase))
+def exchange(pack_size: int, most: int, exchanging: Enum, talon_hidden: Enum | None = None) -> list[Scalar]:
+    """The exchange games' talon (cards left / pack size; 0 while ``talon_hidden`` lasts) and the cards the
+    player exchanging now has discarded so far / ``most`` (0 outside the ``exchanging`` phase)."""
+    return [Scalar("talon", "cards left in the talon / pack size",
+                   lambda game, state, seat: 0 if state.phase is talon_hidden else len(state.talon), pack_size),
+            Scalar("pending", f"cards discarded so far by the player exchanging now / {most}",
+                   lambda game, state, seat: state.pending if state.phase is exchanging else 0, most)]
 
 
-def play_markers(play_phase: Enum) -> list[SeatField]:
-    """leader (while ``play_phase`` lasts), to_act, dealer: how the pot and auction games' blocks begin."""
-    return [play_leader(play_phase), TO_ACT, DEALER]
+def pot_game_end(scale: float, unit: str, tricks: int, exchange: Sequence[Scalar] = ()) -> list[Part]:
+    """How the pot games' observations end: the :func:`pot`, the :func:`exchange` if the game has one, the
+    trick number; the view lists every player's bid."""
+    return [*pot(scale, unit), *exchange, TrickNumber(tricks), seat_labels("bids", "bids")]
 
 
-def bid_field(name: str, doc: str, bid: Enum) -> SeatField:
-    """1 for the players whose bid this deal is ``bid`` (the view lists the bids by name instead)."""
-    return SeatField(name, doc, lambda s: [b is bid for b in s.bids], view=None, reads=("bids",))
+# ------------------------------------------------------------ view only
+@dataclass(frozen=True)
+class Shown:
+    """A fact the view shows and the vector does not (or shows in another form)."""
+
+    key: str
+    get: Getter
+
+    def layout_fields(self, n: int, pack: Pack) -> list[Field]:
+        return []
+
+    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> None:
+        return None
+
+    def viewer(self, n: int) -> Viewer:
+        key, get = self.key, self.get
+
+        def show(game: Any, state: Any, seat: int, into: dict) -> None:
+            into[key] = get(game, state, seat)
+        return show
 
 
-def playing_field(doc: str, n: int) -> SeatField:
-    """1 for the players who play this deal (``state.active(seat)``: a function of the bids); the view shows bids."""
-    return SeatField("playing", doc, lambda s: [s.active(seat) for seat in range(n)], view=None, reads=("bids",))
+def seat_labels(key: str, attr: str) -> Shown:
+    """The per-seat enums ``state.<attr>`` (bids, signals) by :func:`label`, in relative seat order."""
+    return Shown(key, lambda game, state, seat: [label(v) for v in rotated(getattr(state, attr), seat)])
 
 
-LEADER = marker("leader", LEADER_DOC, leader)
-TO_ACT = marker("to_act", TO_ACT_DOC, attrgetter("to_act"))
-DEALER = marker("dealer", DEALER_DOC, attrgetter("dealer"))
+def rule(key: str) -> Shown:
+    """A rule the view repeats (``game.rules.<key>``: lives, the stake...)."""
+    return Shown(key, lambda game, state, seat: getattr(game.rules, key))
 
 
-def _block_key(numeric: Sequence[SeatField]) -> Callable[[Any], tuple]:
-    """What the numeric fields' values are a function of, as one hashable tuple.
-
-    The lists the fields read, once each, flattened (``chain`` walks them in C); a field that
-    declares no ``reads`` adds its own values.
-    """
-    names = list(dict.fromkeys(name for f in numeric for name in f.reads))
-    unread = [f.get for f in numeric if not f.reads]
-    if len(names) > 1:
-        lists = attrgetter(*names)
-    else:
-        lists = (lambda s, get=attrgetter(names[0]): (get(s),)) if names else (lambda s: ())
-    if not unread:
-        return lambda state: tuple(chain.from_iterable(lists(state)))
-    return lambda state: tuple(chain(chain.from_iterable(lists(state)), *(get(state) for get in unread)))
-
-
-class SeatBlock:
-    """The per-seat fields of one game at one table size, laid end to end in the vector.
-
-    Markers (who leads, who acts, the dealer...) are written one element each. The numeric
-    fields change far more rarely than whose turn it is (a trick won, a fold, a knock), so
-    their scaled block is kept per distinct contents of the lists they read, already put in
-    each observer's relative seat order: an observation then costs one tuple of those
-    lists, one dict lookup, one slice copy and a few scalar writes, nearly the same at 3 and
-    at 8 players.
-    """
-
-    CACHE_LIMIT = 4096
-    """Distinct keys kept (cleared when full; a deal visits a few dozen)."""
-
-    def __init__(self, fields: Sequence[SeatField], n: int) -> None:
-        self.fields, self.n = tuple(fields), n
-        self.size = len(self.fields) * n
-        numeric = [(row, f) for row, f in enumerate(self.fields) if not f.marker]
-        self._markers = [(row * n, f.get) for row, f in enumerate(self.fields) if f.marker]
-        self._getters = [f.get for _, f in numeric]
-        self._key = _block_key([f for _, f in numeric])
-        self._rows = np.array([row * n + s for row, _ in numeric for s in range(n)], dtype=np.intp)
-        self._scale = np.repeat([float(f.scale) for _, f in numeric], n)
-        self._offset = np.repeat([float(f.offset) for _, f in numeric], n)
-        self._signed = any(f.offset for _, f in numeric)  # only offset fields (net results) go below 0
-        self._relative = [np.array([row * n + (seat + r) % n for row in range(len(self.fields)) for r in range(n)])
-                          for seat in range(n)]
-        self._blocks: dict[tuple, list[np.ndarray | None]] = {}
-        """key -> the block per observer seat (made on demand), then the block in absolute seat order."""
-        self._viewed = [(f.view_key, f.get, f.marker) for f in self.fields if f.view_key is not None]
-
-    def layout_fields(self) -> list[Field]:
-        return [Field(f.name, self.n, f.doc) for f in self.fields]
-
-    @property
-    def first(self) -> str:
-        return self.fields[0].name
-
-    def encode(self, state: Any, seat: int, out: np.ndarray, start: int) -> None:
-        """Every field of the block into ``out[start:]``, in the observer's relative seat order."""
-        key = self._key(state)
-        blocks = self._blocks.get(key)
-        if blocks is None:
-            if len(self._blocks) >= self.CACHE_LIMIT:
-                self._blocks.clear()
-            blocks = self._blocks[key] = [None] * self.n + [self._scaled(state)]
-        block = blocks[seat]
-        if block is None:
-            block = blocks[seat] = blocks[self.n][self._relative[seat]]
-        out[start:start + self.size] = block
-        n = self.n
-        for row, get in self._markers:
-            marked = get(state)
-            if marked is not None:
-                out[start + row + (marked - seat) % n] = 1.0
-
-    def _scaled(self, state: Any) -> np.ndarray:
-        """The numeric fields in absolute seat order, ``offset + value / scale`` in [0, 1]; markers 0."""
-        values: list = []
-        for get in self._getters:
-            values += get(state)
-        scaled = np.array(values, dtype=np.float64)
-        np.divide(scaled, self._scale, out=scaled)  # divided, not multiplied: the same floats as x / scale
-        np.add(scaled, self._offset, out=scaled)
-        np.minimum(scaled, 1.0, out=scaled)
-        if self._signed:
-            np.maximum(scaled, 0.0, out=scaled)
-        block = np.zeros(self.size)
-        block[self._rows] = scaled
-        return block
-
-    def view(self, state: Any, seat: int, into: dict[str, Any]) -> None:
-        """The viewed fields into ``into``: relative seats for markers, raw values in relative order."""
-        n = self.n
-        order = [(seat + r) % n for r in range(n)]
-        for key, get, is_marker in self._viewed:
-            value = get(state)
-            if is_marker:
-                into[key] = relative(value, seat, n)
-            else:
-                into[key] = [value[s] for s in order]
-
-
-# ------------------------------------------------------------ cards on the table
-def table_fields(n: int, size: int) -> list[Field]:
+# ------------------------------------------------------------ the table, the seat, the phase
+class Table:
     """The current trick and the cards played this deal, one pack-sized row per relative seat."""
-    return [
-        Field("trick", n * size, "card each player has played to the current trick, per relative seat"),
-        Field("played", n * size, "every card each player has played this deal, per relative seat"),
-    ]
+
+    per_seat = True
+
+    def layout_fields(self, n: int, pack: Pack) -> list[Field]:
+        size = len(pack)
+        return [Field("trick", n * size, "card each player has played to the current trick, per relative seat"),
+                Field("played", n * size, "every card each player has played this deal, per relative seat")]
+
+    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
+        trick, played = at["trick"], at["played"]
+
+        def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+            put_trick(out, trick, index, state.trick, seat, n)
+            put_seat_cards(out, played, index, state.played, seat)
+        return write
+
+    def viewer(self, n: int) -> Viewer:
+        def show(game: Any, state: Any, seat: int, into: dict) -> None:
+            into["trick"] = [((s - seat) % n, codes([c])) for s, c in state.trick]
+            into["played"] = [codes(cards).split() for cards in rotated(state.played, seat)]
+            into["tricks_played"] = state.tricks_played
+        return show
 
 
-def write_table(out: np.ndarray, offsets: dict[str, int], index: dict[int, int], state: Any, seat: int,
-                n: int) -> None:
-    put_trick(out, offsets["trick"], index, state.trick, seat, n)
-    put_seat_cards(out, offsets["played"], index, state.played, seat)
+@dataclass(frozen=True)
+class Position:
+    """The observer's absolute seat and the phase one-hot; the view adds the table size."""
+
+    phases: Sequence[Enum]
+    seat_doc: str = "the observer's absolute seat, one-hot"
+    per_seat = True
+
+    def layout_fields(self, n: int, pack: Pack) -> list[Field]:
+        return [Field("seat", n, self.seat_doc),
+                Field("phase", len(self.phases), "decision phase one-hot: " + ", ".join(map(label, self.phases)))]
+
+    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
+        seat_at, phase_at = at["seat"], at["phase"]
+        phase_index = {p: i for i, p in enumerate(self.phases)}
+
+        def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+            out[seat_at + seat] = 1.0
+            out[phase_at + phase_index[state.phase]] = 1.0
+        return write
+
+    def viewer(self, n: int) -> Viewer:
+        def show(game: Any, state: Any, seat: int, into: dict) -> None:
+            into.update(seat=seat, num_players=n, phase=label(state.phase))
+        return show
 
 
-def table_view(state: Any, seat: int, n: int) -> dict[str, Any]:
-    order = [(seat + r) % n for r in range(n)]
-    return {
-        "trick": [((s - seat) % n, codes([c])) for s, c in state.trick],
-        "played": [codes(state.played[s]).split() for s in order],
-        "tricks_played": state.tricks_played,
-    }
+def around_the_table(seats: SeatBlock, phases: Sequence[Enum], seat_doc: str | None = None) -> list[Part]:
+    """What every game shows in the middle of its observation, in this order: the :class:`Table`, the
+    per-player block, the observer's :class:`Position` and the phase."""
+    position = Position(phases) if seat_doc is None else Position(phases, seat_doc)
+    return [Table(), seats, position]
 
 
-# ------------------------------------------------------------ seat, phase, trick number
-def position_fields(n: int, phases: Sequence[Enum], tricks: int, seat_doc: str = "the observer's absolute seat, one-hot"
-                    ) -> tuple[list[Field], list[Field]]:
-    """(seat and phase, trick number): the games place the trick number after their own scalars."""
-    return ([Field("seat", n, seat_doc),
-             Field("phase", len(phases), "decision phase one-hot: " + ", ".join(p.value for p in phases))],
-            [Field("trick_number", tricks, f"tricks completed so far, one-hot 0..{tricks - 1}")])
+@dataclass(frozen=True)
+class TrickNumber:
+    """Tricks completed so far, one-hot (the view has ``tricks_played`` from the :class:`Table`)."""
 
+    tricks: int
+    per_seat = False
 
-def write_position(out: np.ndarray, offsets: dict[str, int], phase_index: dict[Enum, int], state: Any,
-                   seat: int, tricks: int) -> None:
-    out[offsets["seat"] + seat] = 1.0
-    out[offsets["phase"] + phase_index[state.phase]] = 1.0
-    out[offsets["trick_number"] + min(state.tricks_played, tricks - 1)] = 1.0
+    def layout_fields(self, n: int, pack: Pack) -> list[Field]:
+        return [Field("trick_number", self.tricks, f"tricks completed so far, one-hot 0..{self.tricks - 1}")]
 
+    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
+        start, last = at["trick_number"], self.tricks - 1
 
-def position_view(state: Any, seat: int, n: int) -> dict[str, Any]:
-    return {"seat": seat, "num_players": n, "phase": state.phase.value}
+        def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+            out[start + min(state.tricks_played, last)] = 1.0
+        return write
 
-
-def phase_index(phases: Sequence[Enum]) -> dict[Enum, int]:
-    return {p: i for i, p in enumerate(phases)}
-
-
-# ------------------------------------------------------------ the pot games' pot
-def write_pot(out: np.ndarray, offsets: dict[str, int], state: Any, scale: float) -> None:
-    """The pot now and when play began (what bêtes are measured by), / ``scale``, capped at 1."""
-    out[offsets["pot"]] = min(state.ledger.pot / scale, 1.0)
-    out[offsets["pot_at_play"]] = min(state.pot_at_play / scale, 1.0)
-
-
-def pot_view(state: Any) -> dict[str, Any]:
-    return {"pot": state.ledger.pot, "pot_at_play": state.pot_at_play}
+    def viewer(self, n: int) -> None:
+        return None

@@ -1,0 +1,223 @@
+"""The per-player block of an observation (leader, to_act, dealer, tricks won, net...), written once.
+
+A game lists its per-player fields as :class:`SeatField` s with a getter on the state: a
+seat (a *marker*, one-hot over the players; None marks nobody) or one number per absolute
+seat, with the scale and offset that bring it into [0, 1]. The :class:`SeatBlock` encodes
+every field at once: one concatenated list, one array, one seat-relative permutation, so an
+observation costs a few numpy calls whatever the table size; the view gets the same fields
+as relative seats (markers) or raw numbers in relative order. The block is one part of an
+:class:`~rams_env.core.observation_core.Observation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from itertools import chain
+from operator import attrgetter
+from typing import Any
+
+import numpy as np
+
+from rams_env.core.observation import OBS_DTYPE, Field
+
+Getter = Callable[[Any], Any]
+
+LEADER_DOC = "1 for the player who leads (or led) the current trick"
+TO_ACT_DOC = "1 for the player whose decision it is"
+DEALER_DOC = "1 for the dealer"
+
+
+@dataclass(frozen=True)
+class SeatField:
+    """One value per player, seat-relative in the vector (index 0 is the observer).
+
+    ``get(state)`` returns a seat or None for a ``marker`` (1 for that player, 0 for the
+    others), else a sequence with one number per absolute seat; the vector holds
+    ``offset + value / scale`` clipped to [0, 1]. ``view`` names the field in the view
+    (None: the view leaves it out, usually because it shows the fact another way).
+    ``reads`` names the state's per-seat lists a numeric field is a function of (with the
+    game's constants): the block's cache is keyed by their contents, so ``get`` runs only
+    when one of them changed. A numeric field that reads nothing else is keyed by ``get``.
+    """
+
+    name: str
+    doc: str
+    get: Getter
+    marker: bool = False
+    scale: float = 1.0
+    offset: float = 0.0
+    view: str | None = ""
+    reads: tuple[str, ...] = ()
+
+    @property
+    def view_key(self) -> str | None:
+        return self.name if self.view == "" else self.view
+
+
+def marker(name: str, doc: str, get: Getter, view: str | None = "") -> SeatField:
+    return SeatField(name, doc, get, marker=True, view=view)
+
+
+def seat_list(name: str, doc: str, attr: str | None = None, **options: Any) -> SeatField:
+    """A numeric field that is the state's per-seat list ``attr`` (default: ``name``) as it is."""
+    attr = attr or name
+    return SeatField(name, doc, attrgetter(attr), reads=(attr,), **options)
+
+
+def tricks_won_field(tricks: int, unit: str | None = None) -> SeatField:
+    """Tricks won this deal / ``tricks`` (``unit`` spells it in the docs table when not a number)."""
+    return seat_list("tricks_won", f"tricks won this deal / {unit or tricks}", scale=tricks)
+
+
+def net_field(scale: float, unit: str) -> SeatField:
+    """Chips won in the session: 0.5 + net / scale, clipped to [0, 1]; the view shows the chips.
+
+    ``unit`` spells ``scale`` in the docs table ("(2 x 64 Pinkes)").
+    """
+    doc = f"chips won in the session, 0.5 + net / {unit}, clipped to [0, 1]"
+    return seat_list("net", doc, "scores", scale=scale, offset=0.5)
+
+
+def relative(marked: int | None, seat: int, n: int) -> int | None:
+    """``marked``'s seat relative to ``seat`` (0 = herself), None for nobody."""
+    return None if marked is None else (marked - seat) % n
+
+
+def leader(state: Any) -> int:
+    """Who leads the current trick (or led it, once cards are on the table)."""
+    return state.trick[0][0] if state.trick else state.leader
+
+
+def leader_in_play(play_phase: Enum) -> Getter:
+    """The leader while ``play_phase`` lasts, nobody before (the pot games)."""
+    return lambda s: leader(s) if s.phase is play_phase else None
+
+
+def play_leader(play_phase: Enum) -> SeatField:
+    """The leader marker of the pot and auction games: set only while ``play_phase`` lasts."""
+    return marker("leader", LEADER_DOC, leader_in_play(play_phase))
+
+
+def play_markers(play_phase: Enum) -> list[SeatField]:
+    """leader (while ``play_phase`` lasts), to_act, dealer: how the pot and auction games' blocks begin."""
+    return [play_leader(play_phase), TO_ACT, DEALER]
+
+
+def bid_field(name: str, doc: str, bid: Enum) -> SeatField:
+    """1 for the players whose bid this deal is ``bid`` (the view lists the bids by name instead)."""
+    return SeatField(name, doc, lambda s: [b is bid for b in s.bids], view=None, reads=("bids",))
+
+
+def playing_field(doc: str, n: int) -> SeatField:
+    """1 for the players who play this deal (``state.active(seat)``: a function of the bids); the view shows bids."""
+    return SeatField("playing", doc, lambda s: [s.active(seat) for seat in range(n)], view=None, reads=("bids",))
+
+
+LEADER = marker("leader", LEADER_DOC, leader)
+TO_ACT = marker("to_act", TO_ACT_DOC, attrgetter("to_act"))
+DEALER = marker("dealer", DEALER_DOC, attrgetter("dealer"))
+
+
+def _block_key(numeric: Sequence[SeatField]) -> Callable[[Any], tuple]:
+    """What the numeric fields' values are a function of, as one hashable tuple.
+
+    The lists the fields read, once each, flattened (``chain`` walks them in C); a field that
+    declares no ``reads`` adds its own values.
+    """
+    names = list(dict.fromkeys(name for f in numeric for name in f.reads))
+    unread = [f.get for f in numeric if not f.reads]
+    if len(names) > 1:
+        lists = attrgetter(*names)
+    else:
+        lists = (lambda s, get=attrgetter(names[0]): (get(s),)) if names else (lambda s: ())
+    if not unread:
+        return lambda state: tuple(chain.from_iterable(lists(state)))
+    return lambda state: tuple(chain(chain.from_iterable(lists(state)), *(get(state) for get in unread)))
+
+
+class SeatBlock:
+    """The per-seat fields of one game at one table size, laid end to end in the vector.
+
+    Markers (who leads, who acts, the dealer...) are written one element each. The numeric
+    fields change far more rarely than whose turn it is (a trick won, a fold, a knock), so
+    their scaled block is kept per distinct contents of the lists they read, already put in
+    each observer's relative seat order: an observation then costs one tuple of those
+    lists, one dict lookup, one slice copy and a few scalar writes, nearly the same at 3 and
+    at 8 players.
+    """
+
+    per_seat = True
+    CACHE_LIMIT = 4096
+    """Distinct keys kept (cleared when full; a deal visits a few dozen)."""
+
+    def __init__(self, fields: Sequence[SeatField], n: int) -> None:
+        self.fields, self.n = tuple(fields), n
+        self.size = len(self.fields) * n
+        numeric = [(row, f) for row, f in enumerate(self.fields) if not f.marker]
+        self._markers = [(row * n, f.get) for row, f in enumerate(self.fields) if f.marker]
+        self._getters = [f.get for _, f in numeric]
+        self._key = _block_key([f for _, f in numeric])
+        self._rows = np.array([row * n + s for row, _ in numeric for s in range(n)], dtype=np.intp)
+        self._scale = np.repeat([float(f.scale) for _, f in numeric], n)
+        self._offset = np.repeat([float(f.offset) for _, f in numeric], n)
+        self._signed = any(f.offset for _, f in numeric)  # only offset fields (net results) go below 0
+        self._relative = np.array([[row * n + (seat + r) % n for row in range(len(self.fields)) for r in range(n)]
+                                   for seat in range(n)])
+        self._blocks: dict[tuple, np.ndarray] = {}
+        """key -> the block for every observer seat, one row each (float32, as the observation holds it)."""
+        self._viewed = [(f.view_key, f.get, f.marker) for f in self.fields if f.view_key is not None]
+
+    # ---------------------------------------------------- as a part of an Observation
+    def layout_fields(self, n: int, pack: Any) -> list[Field]:
+        return [Field(f.name, self.n, f.doc) for f in self.fields]
+
+    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Callable:
+        start, encode = at[self.fields[0].name], self.encode
+        return lambda game, state, seat, out: encode(state, seat, out, start)
+
+    def viewer(self, n: int) -> Callable:
+        view = self.view
+        return lambda game, state, seat, into: view(state, seat, into)
+
+    def encode(self, state: Any, seat: int, out: np.ndarray, start: int) -> None:
+        """Every field of the block into ``out[start:]``, in the observer's relative seat order."""
+        key = self._key(state)
+        blocks = self._blocks.get(key)
+        if blocks is None:
+            if len(self._blocks) >= self.CACHE_LIMIT:
+                self._blocks.clear()
+            blocks = self._blocks[key] = self._scaled(state)[self._relative].astype(OBS_DTYPE)
+        out[start:start + self.size] = blocks[seat]
+        n = self.n
+        for row, get in self._markers:
+            marked = get(state)
+            if marked is not None:
+                out[start + row + (marked - seat) % n] = 1.0
+
+    def _scaled(self, state: Any) -> np.ndarray:
+        """The numeric fields in absolute seat order, ``offset + value / scale`` in [0, 1]; markers 0."""
+        values: list = []
+        for get in self._getters:
+            values += get(state)
+        scaled = np.array(values, dtype=np.float64)
+        np.divide(scaled, self._scale, out=scaled)  # divided, not multiplied: the same floats as x / scale
+        np.add(scaled, self._offset, out=scaled)
+        np.minimum(scaled, 1.0, out=scaled)
+        if self._signed:
+            np.maximum(scaled, 0.0, out=scaled)
+        block = np.zeros(self.size)
+        block[self._rows] = scaled
+        return block
+
+    def view(self, state: Any, seat: int, into: dict[str, Any]) -> None:
+        """The viewed fields into ``into``: relative seats for markers, raw values in relative order."""
+        n = self.n
+        order = [(seat + r) % n for r in range(n)]
+        for key, get, is_marker in self._viewed:
+            value = get(state)
+            if is_marker:
+                into[key] = relative(value, seat, n)
+            else:
+                into[key] = [value[s] for s in order]
