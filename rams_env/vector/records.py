@@ -26,6 +26,15 @@ def deal_records(num_envs: int, per_deal: Mapping[str, type], per_seat: Mapping[
     return np.zeros(num_envs, dtype)
 
 
+def choice_pairs(values: Mapping[str, object], phases: int, pairs: Mapping[str, tuple[str, str]]) -> np.ndarray:
+    """``(phases, 2)`` action ids, the rule record's ``choices``: the two actions a phase always offers (by the
+    names of its ``ph_<phase>`` and ``a_<action>`` values), -1 where the game's own code decides."""
+    table = np.full((phases, 2), -1, np.int64)
+    for phase, (first, second) in pairs.items():
+        table[values[f"ph_{phase}"]] = values[f"a_{first}"], values[f"a_{second}"]
+    return table
+
+
 def rule_record(values: Mapping[str, object], fields: Sequence[str]) -> np.ndarray:
     """A one-element structured array of ``values[name]`` for each of ``fields`` (ints and bools as int64)."""
     arrays = {name: np.asarray(values[name]) for name in fields}
