@@ -36,8 +36,8 @@ CASES = [(p, n) for p in PRESETS for n in sorted({3, 4, TippenRules.build(p).pla
 
 @pytest.mark.parametrize(("preset", "max_bete"), [("alvensleben_1859", 6), ("modern", 9)])
 def test_the_maximum_bete_sets_chips_aside_as_the_reference(preset, max_bete):
-    counts = crosscheck(preset, 4, DEALS // 2, episode="session", seed=5, num_envs=8, session_deals=4,
-                        max_bete=max_bete)
+    deals = max(DEALS // 2, vector_crosscheck.WHOLE_SESSIONS)
+    counts = crosscheck(preset, 4, deals, episode="session", seed=5, num_envs=8, session_deals=4, max_bete=max_bete)
     assert counts["episodes"] > 0
 
 

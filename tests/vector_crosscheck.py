@@ -32,6 +32,10 @@ SLOW_DEALS = int(os.environ.get("RAMS_VECTOR_SLOW_DEALS", "0"))
 """The slow tier's deals per case (e.g. 100000), run only when set: ``pytest -m slow tests/test_vector_<game>.py``."""
 
 
+WHOLE_SESSIONS = 48
+"""Deals enough for some of 8 slots to finish a session of 3 or 4 deals, whatever ``RAMS_VECTOR_DEALS`` says."""
+
+
 def slow_tier(test):
     """A cross-check of ``SLOW_DEALS`` deals: marked ``slow`` and skipped unless ``RAMS_VECTOR_SLOW_DEALS`` is set."""
     skip = pytest.mark.skipif(not SLOW_DEALS, reason="set RAMS_VECTOR_SLOW_DEALS (e.g. 100000) for the slow tier")
@@ -172,7 +176,8 @@ def standard_tests(slot: type[Slot], cases: list[tuple[str, int]], session_prese
 
     @pytest.mark.parametrize("preset", session_presets)
     def in_sessions(preset):
-        counts = crosscheck(slot, preset, 4, DEALS // 2, episode="session", seed=7, **session_options)
+        deals = max(DEALS // 2, WHOLE_SESSIONS) if whole_sessions else DEALS // 2
+        counts = crosscheck(slot, preset, 4, deals, episode="session", seed=7, **session_options)
         assert counts["episodes"] < counts["deals"]  # sessions of several deals were played through
         assert counts["episodes"] > 0 or not whole_sessions
 
