@@ -21,6 +21,7 @@ import numpy as np
 from rams_env.core.game import Game, OptionError
 from rams_env.core.observation import OBS_DTYPE
 from rams_env.vector.bits import count_illegal, sample_all, seed_streams
+from rams_env.vector.records import with_tables
 
 MASK_DTYPE = np.int8
 REWARD_DTYPE = np.float32
@@ -65,8 +66,9 @@ class BatchEnv:
         self.illegal_reward = float(illegal_reward)
         package = type(self).__module__
         self.kernels = importlib.import_module(f"{package}.kernels").KERNELS
-        self.spec = importlib.import_module(f"{package}.spec").build_spec(
+        record, tables = importlib.import_module(f"{package}.spec").build_spec(
             game, session=self.episode is Episode.SESSION, random_carry=self.random_carry)
+        self.spec = (with_tables(record, tables), tables)
         self.deals = importlib.import_module(f"{package}.state").allocate(
             num_envs, game.player_range()[1], len(game.pack()))
         self.num_actions = game.actions.size

@@ -4,7 +4,8 @@ After every move a deal pays its rewards, rewrites its row of observations (for 
 and of the legal mask; a settled deal starts the session's next deal, or a new episode
 (auto-reset: the finished episode's rewards are reported with the new episode's first rows).
 ``spec`` is ``(k, t)`` for every game: ``k`` a one-element array holding the rule record,
-``t`` the trick tables by trump suit (``rams_env.vector.tricks.order_tables``).
+``t`` the trick tables by trump suit (``rams_env.vector.tricks.order_tables``); the kernels read the
+tables nested in the record (``k.tables``, records.with_tables), so no array is passed from call to call.
 
 A game supplies the pieces below (the stubs say what each does) as compiled functions and gets
 its kernels from :func:`compile_for`, which compiles these loops once more for it, with its
@@ -128,7 +129,8 @@ def write_mask(r, k, t, row):
 
 
 def reset_all(deals, spec, out):
-    k, t = spec[0][0], spec[1]
+    k = spec[0][0]
+    t = k.tables
     for b in range(deals.shape[0]):
         r = deals[b]
         begin_step(r)
@@ -141,7 +143,8 @@ def step_all(deals, spec, actions, out, illegal_reward):
 
     The caller has refused out-of-range actions (and, unless penalties are on, masked-out ones).
     """
-    k, t = spec[0][0], spec[1]
+    k = spec[0][0]
+    t = k.tables
     mask = out[1]
     for b in range(deals.shape[0]):
         r = deals[b]
@@ -156,7 +159,8 @@ def step_all(deals, spec, actions, out, illegal_reward):
 
 def step_random_all(deals, spec, out, actions):
     """Every deal plays a uniformly random legal action drawn from its own stream (written to ``actions``)."""
-    k, t = spec[0][0], spec[1]
+    k = spec[0][0]
+    t = k.tables
     mask = out[1]
     for b in range(deals.shape[0]):
         r = deals[b]

@@ -35,6 +35,18 @@ def choice_pairs(values: Mapping[str, object], phases: int, pairs: Mapping[str, 
     return table
 
 
+def with_tables(record: np.ndarray, tables: np.ndarray) -> np.ndarray:
+    """The rule record with the trick tables nested in it as field ``tables``: the kernels pass one record
+    by pointer, where an array argument is reference-counted at every call (measured: 8-12% of a step)."""
+    dtype = np.dtype([*((name, record.dtype.fields[name][0]) for name in record.dtype.names),
+                      ("tables", tables.dtype, tables.shape)])
+    out = np.zeros(1, dtype)
+    for name in record.dtype.names:
+        out[name] = record[name]
+    out["tables"] = tables
+    return out
+
+
 def rule_record(values: Mapping[str, object], fields: Sequence[str]) -> np.ndarray:
     """A one-element structured array of ``values[name]`` for each of ``fields`` (ints and bools as int64)."""
     arrays = {name: np.asarray(values[name]) for name in fields}
