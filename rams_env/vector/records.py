@@ -47,6 +47,13 @@ def with_tables(record: np.ndarray, tables: np.ndarray) -> np.ndarray:
     return out
 
 
+def check_layout(layout, fields: Sequence[str], game: str) -> None:
+    """The reference's observation layout must hold exactly the ``fields`` the game's compiled encoder writes."""
+    if set(layout.slices) != set(fields):
+        raise NotImplementedError(f"the batched {game.title()} encoder writes {sorted(fields)}; the reference layout "
+                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/{game}/observe.py")
+
+
 def rule_record(values: Mapping[str, object], fields: Sequence[str]) -> np.ndarray:
     """A one-element structured array of ``values[name]`` for each of ``fields`` (ints and bools as int64)."""
     arrays = {name: np.asarray(values[name]) for name in fields}

@@ -24,7 +24,7 @@ from rams_env.games.fipsen.observe import PHASES, SCORE_SCALE
 from rams_env.games.fipsen.play import HOLSTEIN_PLAY, THEDINGHAUSEN_PLAY
 from rams_env.games.fipsen.rules import Auction
 from rams_env.games.fipsen.state import HAND_SIZE, TRICKS, Phase
-from rams_env.vector.records import choice_pairs, rule_record
+from rams_env.vector.records import check_layout, choice_pairs, rule_record
 from rams_env.vector.tricks import order_tables, rule_flags
 
 OBS_FIELDS = (
@@ -64,9 +64,7 @@ def build_spec(game: Fipsen, *, session: bool, random_carry: bool) -> tuple[np.n
     trump suit; a deal plays with ``tables[trump]``. ``random_carry``: nothing is carried over (``__init__.py``).
     """
     spec, pack, layout, ladder = game.spec, game.pack(), game.observation, game.ladder
-    if set(layout.slices) != set(OBS_FIELDS):
-        raise NotImplementedError(f"the batched Fipsen encoder writes {sorted(OBS_FIELDS)}; the reference layout "
-                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/fipsen/observe.py")
+    check_layout(layout, OBS_FIELDS, "fipsen")
 
     def cards_where(keep) -> np.uint64:
         return np.uint64(sum(1 << i for i, c in enumerate(pack.cards) if keep(c)))

@@ -16,7 +16,7 @@ from rams_env.games.lupfen.game import HAND_SIZE, HEARTS, PLAY_RULES, TRICKS, Lu
 from rams_env.games.lupfen.observe import PHASES, POT_SCALE
 from rams_env.games.lupfen.rules import SessionEnd
 from rams_env.games.lupfen.state import Bid
-from rams_env.vector.records import choice_pairs, rule_record
+from rams_env.vector.records import check_layout, choice_pairs, rule_record
 from rams_env.vector.tricks import order_tables, rule_flags
 
 CARRY_POT_UNIT, CARRY_POT_STEPS = 3, 12
@@ -48,9 +48,7 @@ SPEC_FIELDS = (
 def build_spec(game: Lupfen, *, session: bool, random_carry: bool) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' view of ``game``: (its rules, table size, pack, layouts; its trick orders as tables)."""
     rules, pack, layout = game.rules, LUPFEN_20, game.observation
-    if set(layout.slices) != set(OBS_FIELDS):
-        raise NotImplementedError(f"the batched Lupfen encoder writes {sorted(OBS_FIELDS)}; the reference layout "
-                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/lupfen/observe.py")
+    check_layout(layout, OBS_FIELDS, "lupfen")
     seat_fields = {f.name: f for f in layout.seats.fields}
 
     def cards_where(keep) -> np.uint64:

@@ -19,7 +19,7 @@ from rams_env.games.mauscheln.game import BELLI, HAND_SIZE, PLAY_RULES, TRICKS, 
 from rams_env.games.mauscheln.observe import PHASES, POT_SCALE
 from rams_env.games.mauscheln.rules import TrickShare
 from rams_env.games.mauscheln.state import Bid
-from rams_env.vector.records import choice_pairs, rule_record
+from rams_env.vector.records import check_layout, choice_pairs, rule_record
 from rams_env.vector.tricks import order_tables, rule_flags
 
 CARRY_POTS = 8
@@ -43,9 +43,7 @@ RULE_FLAGS = ("dealer_knock", "quartets", "belli_penalty", "session", "random_ca
 def build_spec(game: Mauscheln, *, session: bool, random_carry: bool) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' view of ``game`` (its rules, table size, pack, layouts, trick orders)."""
     rules, pack, layout = game.rules, game.pack(), game.observation
-    if set(layout.slices) != set(OBS_FIELDS):
-        raise NotImplementedError(f"the batched Mauscheln encoder writes {sorted(OBS_FIELDS)}; the reference layout "
-                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/mauscheln/observe.py")
+    check_layout(layout, OBS_FIELDS, "mauscheln")
     seat_fields = {f.name: f for f in layout.seats.fields}
     orders = [game.order(SimpleNamespace(trump=t)) for t in range(len(SUITS))]  # order() reads the trump only
 

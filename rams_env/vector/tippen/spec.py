@@ -19,7 +19,7 @@ from rams_env.games.tippen.game import Tippen
 from rams_env.games.tippen.observe import PHASES, POT_SCALE
 from rams_env.games.tippen.rules import Bete, DealerOption, TippenRules, TrickPays, TrumpFrom
 from rams_env.games.tippen.state import Bid, Phase
-from rams_env.vector.records import choice_pairs, rule_record
+from rams_env.vector.records import check_layout, choice_pairs, rule_record
 from rams_env.vector.tippen.state import BID_FORCED, BID_NONE, BID_PASS, BID_PLAY, BID_PRIVILEGED
 from rams_env.vector.tricks import order_tables, rule_flags
 
@@ -81,9 +81,7 @@ def build_spec(game: Tippen, *, session: bool, random_carry: bool) -> tuple[np.n
     of its ``TrickOrder`` per trump suit, indexed by the deal's trump)."""
     rules, pack, layout = game.rules, game.pack(), game.observation
     check_supported(rules)
-    if set(layout.slices) != set(OBS_FIELDS):
-        raise NotImplementedError(f"the batched Tippen encoder writes {sorted(OBS_FIELDS)}; the reference layout "
-                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/tippen/observe.py")
+    check_layout(layout, OBS_FIELDS, "tippen")
     if [b.value for b in Bid] != [BID_NONE, BID_PASS, BID_PLAY, BID_FORCED, BID_PRIVILEGED]:
         raise NotImplementedError("rams_env.games.tippen.state.Bid changed: update rams_env/vector/tippen/state.py")
     def cards_where(keep) -> np.uint64:

@@ -18,7 +18,7 @@ from rams_env.games.toepen.game import DIRTY_RANKS, HAND_SIZE, TRICKS, Toepen
 from rams_env.games.toepen.observe import MAX_REDRAWS, PHASES
 from rams_env.games.toepen.rules import FoldedWinner, KnockTiming
 from rams_env.games.toepen.state import Phase, Signal
-from rams_env.vector.records import choice_pairs, rule_record
+from rams_env.vector.records import check_layout, choice_pairs, rule_record
 from rams_env.vector.tricks import order_tables
 
 KNOCKS_SCALE = 8
@@ -53,9 +53,7 @@ CHOICES = {"respond": ("stay", "fold"), "window": ("knock", "pass"), "dirty": ("
 def build_spec(game: Toepen, *, session: bool, random_carry: bool) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' view of ``game``: (its rules, table size, pack and layouts; its trick order as tables)."""
     rules, pack, layout = game.rules, game.pack(), game.observation
-    if set(layout.slices) != set(OBS_FIELDS):
-        raise NotImplementedError(f"the batched Toepen encoder writes {sorted(OBS_FIELDS)}; the reference layout "
-                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/toepen/observe.py")
+    check_layout(layout, OBS_FIELDS, "toepen")
 
     def cards_where(keep) -> np.uint64:
         return np.uint64(sum(1 << i for i, c in enumerate(pack.cards) if keep(c)))
