@@ -2,8 +2,8 @@
 
 The cross-check plays the same deals with the same random actions in both engines and
 compares observations, masks, seats to act, dealers, pots, net results, rewards, episode ends
-and settlements on every step (tests/vector_lupfen_reference.py), for every preset at 3 to 6
-players. ``RAMS_VECTOR_DEALS`` deals per preset and table size (default 300, CI 2000); the
+and settlements on every step (tests/vector_crosscheck.py, tests/vector_reference_lupfen.py), for every preset at 3 to 6
+players. ``RAMS_VECTOR_DEALS`` deals per preset and table size (default 60, CI 2000); the
 slow tier runs only when ``RAMS_VECTOR_SLOW_DEALS`` is set:
 ``RAMS_VECTOR_SLOW_DEALS=100000 pytest -m slow tests/test_vector_lupfen.py``.
 The API every batched game shares (errors, penalties, policy groups, seeding) is tested once,
@@ -12,7 +12,7 @@ with Toepen, in tests/test_vector_toepen.py; here only what Lupfen adds.
 
 from __future__ import annotations
 
-import os
+from functools import partial
 
 import numpy as np
 import pytest
@@ -24,27 +24,17 @@ import rams_env.vector as vector  # noqa: E402
 from rams_env.games.lupfen.rules import LupfenRules  # noqa: E402
 from rams_env.vector.lupfen.spec import CARRY_POT_STEPS, CARRY_POT_UNIT  # noqa: E402
 from rams_env.vector.lupfen.state import REASONS  # noqa: E402
-from tests import tiers  # noqa: E402
-from tests.vector_checks import assert_hidden, cards_of  # noqa: E402
-from tests.vector_lupfen_reference import crosscheck  # noqa: E402
+from tests import (
+    tiers,  # noqa: E402
+    vector_crosscheck,  # noqa: E402
+)
+from tests import vector_checks as checks  # noqa: E402
+from tests.vector_crosscheck import DEALS  # noqa: E402
+from tests.vector_reference_lupfen import LupfenSlot  # noqa: E402
 
-DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "300"))
-SLOW_DEALS = int(os.environ.get("RAMS_VECTOR_SLOW_DEALS", "0"))
+crosscheck = partial(vector_crosscheck.crosscheck, LupfenSlot)
 PRESETS = LupfenRules.preset_names()
-TABLES = (3, 4, 5, 6)
-
-
-@tiers.parametrize("n", TABLES, lambda n: n == 4)
-@tiers.parametrize("preset", PRESETS, tiers.reference_preset("lupfen"))
-def test_same_as_reference_deal_by_deal(preset, n):
-    counts = crosscheck(preset, n, DEALS, random_carry=True, seed=n)
-    assert counts["deals"] >= DEALS and counts["episodes"] == counts["deals"]
-
-
-@tiers.parametrize("preset", PRESETS, tiers.reference_preset("lupfen"))
-def test_same_as_reference_in_sessions(preset):
-    counts = crosscheck(preset, 4, DEALS // 2, episode="session", seed=7)
-    assert counts["episodes"] < counts["deals"]  # sessions of several deals were played through
+CASES = [(preset, n) for preset in PRESETS for n in (3, 4, 5, 6)]
 
 
 def test_same_as_reference_with_every_option_changed():
@@ -60,15 +50,6 @@ def test_the_cross_check_reaches_every_way_a_deal_ends_scraps_and_shoves():
     assert all(counts[key] for key in (*REASONS, "scraps", "shoves")), counts
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not SLOW_DEALS, reason="set RAMS_VECTOR_SLOW_DEALS (e.g. 100000) for the slow tier")
-@pytest.mark.parametrize("n", TABLES)
-@pytest.mark.parametrize("preset", PRESETS)
-def test_same_as_reference_slow_tier(preset, n):
-    counts = crosscheck(preset, n, SLOW_DEALS, random_carry=True, num_envs=256, seed=100 + n)
-    assert counts["deals"] >= SLOW_DEALS
-
-
 def test_carried_pot_is_drawn_as_the_reference_draws_it():
     class Fixed:  # a generator whose every draw is its upper bound minus one
         def integers(self, low, high):
@@ -81,26 +62,23 @@ def test_carried_pot_is_drawn_as_the_reference_draws_it():
     assert sorted(set(carried.tolist())) == list(range(0, top + 1, CARRY_POT_UNIT))
 
 
+test_same_as_reference_deal_by_deal, test_same_as_reference_in_sessions, test_same_as_reference_slow_tier = (
+    vector_crosscheck.standard_tests(LupfenSlot, CASES, PRESETS))
+
+
 # ------------------------------------------------------------ hidden information
 def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     """Re-deal, in deal ``b``'s record, the cards ``seat`` cannot see: other hands (her own before she
     looks) and the stock below the turned card."""
-    record, n = env.deals[b], env.num_players
-    seats = [s for s in range(n) if s != seat or not record["looked"][seat]]
-    held = [cards_of(record["hands"][s]) for s in seats]
-    first = int(record["stock_at"]) + (record["turned"] >= 0)  # the turned card is public
-    pool = rng.permutation([c for group in held for c in group] + record["order"][first:].tolist()).tolist()
-    for s, group in zip(seats, held, strict=True):
-        env.deals["hands"][b, s] = sum(1 << c for c in pool[:len(group)])
-        pool = pool[len(group):]
-    env.deals["order"][b, first:] = pool
+    looked = env.deals["looked"][b, seat]
+    places = [("hands", s) for s in range(env.num_players) if s != seat or not looked]
+    first = int(env.deals["stock_at"][b]) + (env.deals["turned"][b] >= 0)  # the turned card is public
+    checks.redeal(env, b, places, rng, first)
 
 
 @tiers.parametrize("preset", ["standard", "shoving", "blind"], tiers.reference_preset("lupfen"))
 def test_hidden_cards_never_reach_an_observation(preset):
-    env = vector.make("lupfen", num_envs=64, num_players=5, preset=preset, random_carry=True)
-    env.reset(seed=3)
-    assert_hidden(env, _shuffle_unseen, 40)
+    checks.assert_hidden("lupfen", _shuffle_unseen, 40, num_players=5, preset=preset, random_carry=True)
 
 
 def test_every_seat_is_asked_about_scrap_whatever_it_holds():
@@ -118,22 +96,12 @@ def test_every_seat_is_asked_about_scrap_whatever_it_holds():
 
 # ------------------------------------------------------------------ the API
 def test_observations_and_actions_are_the_aec_envs():
-    env = vector.make("lupfen", num_envs=4, num_players=5, preset="blind")
-    aec = rams_env.make("lupfen", 5, preset="blind")
-    assert env.obs_size == aec.observation_space("player_0")["observation"].shape[0]
-    assert [env.action_label(a) for a in range(env.num_actions)] == list(aec.unwrapped.game.actions.labels)
+    checks.assert_aec_spaces("lupfen", 5, preset="blind")
 
 
 def test_illegal_actions_are_refused_naming_the_deals():
-    env = vector.make("lupfen", num_envs=8, num_players=3)
-    env.reset(seed=2)
-    actions = env.sample_actions()
-    illegal = int(np.flatnonzero(env.mask[6] == 0)[0])
-    actions[6] = illegal
-    saved, obs = env.deals.copy(), env.obs.copy()
-    with pytest.raises(vector.IllegalActionsError, match=r"1 of 8 deals \(deals 6\)"):
-        env.step(actions)
-    assert np.array_equal(env.deals, saved) and np.array_equal(env.obs, obs)
+    env = checks.stepped("lupfen", num_envs=8, steps=0, seed=2, num_players=3)
+    assert "1 of 8 deals (deals 6)" in checks.refused(env, masked=[6])
 
 
 def test_penalty_ends_the_offending_deals_and_the_new_ante_is_paid_with_the_next_reward():

@@ -2,15 +2,15 @@
 
 The cross-check plays the same deals with the same random actions in both engines and
 compares observations, masks, seats to act, dealers, bankrolls, the pot, rewards, episode
-ends and settlements on every step (tests/vector_reference_mauscheln.py). ``RAMS_VECTOR_DEALS``
-deals per preset and table size (default 300, CI 2000); the slow tier runs only when
-``RAMS_VECTOR_SLOW_DEALS`` is set:
+ends and settlements on every step (tests/vector_crosscheck.py, tests/vector_reference_mauscheln.py).
+``RAMS_VECTOR_DEALS`` deals per preset and table size (default 60, CI 2000); the slow tier runs
+only when ``RAMS_VECTOR_SLOW_DEALS`` is set:
 ``RAMS_VECTOR_SLOW_DEALS=100000 pytest -m slow tests/test_vector_mauscheln.py``.
 """
 
 from __future__ import annotations
 
-import os
+from functools import partial
 
 import numpy as np
 import pytest
@@ -21,12 +21,15 @@ import rams_env  # noqa: E402
 import rams_env.vector as vector  # noqa: E402
 from rams_env.games.mauscheln.rules import MauschelnRules  # noqa: E402
 from rams_env.vector.mauscheln.spec import CARRY_POTS  # noqa: E402
-from tests import tiers  # noqa: E402
-from tests.vector_checks import assert_hidden, assert_penalty_ends_only_the_offender, cards_of  # noqa: E402
-from tests.vector_reference_mauscheln import crosscheck  # noqa: E402
+from tests import (
+    tiers,  # noqa: E402
+    vector_crosscheck,  # noqa: E402
+)
+from tests import vector_checks as checks  # noqa: E402
+from tests.vector_crosscheck import DEALS  # noqa: E402
+from tests.vector_reference_mauscheln import MauschelnSlot  # noqa: E402
 
-DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "300"))
-SLOW_DEALS = int(os.environ.get("RAMS_VECTOR_SLOW_DEALS", "0"))
+crosscheck = partial(vector_crosscheck.crosscheck, MauschelnSlot)
 PRESETS = MauschelnRules.preset_names()
 
 
@@ -45,31 +48,10 @@ VARIANTS = {  # rule options no preset sets, each crossing a branch of the rules
 }
 
 
-@tiers.parametrize("preset,n", CASES, lambda p, n: p == tiers.default_preset("mauscheln") and n == 4,
-                   ids=[f"{p}-{n}" for p, n in CASES])
-def test_same_as_reference_deal_by_deal(preset, n):
-    counts = crosscheck(preset, n, DEALS, random_carry=True, seed=n)
-    assert counts["deals"] >= DEALS and counts["episodes"] == counts["deals"]
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_same_as_reference_with_other_options(variant):
     counts = crosscheck("standard", 4, DEALS, random_carry=True, seed=1, **VARIANTS[variant])
     assert counts["deals"] >= DEALS
-
-
-@tiers.parametrize("preset", PRESETS, tiers.reference_preset("mauscheln"))
-def test_same_as_reference_in_sessions(preset):
-    counts = crosscheck(preset, 4, DEALS // 2, episode="session", seed=7, session_deals=5)
-    assert counts["episodes"] < counts["deals"]  # sessions of several deals were played through
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not SLOW_DEALS, reason="set RAMS_VECTOR_SLOW_DEALS (e.g. 100000) for the slow tier")
-@pytest.mark.parametrize("preset,n", CASES, ids=[f"{p}-{n}" for p, n in CASES])
-def test_same_as_reference_slow_tier(preset, n):
-    counts = crosscheck(preset, n, SLOW_DEALS, random_carry=True, num_envs=256, seed=100 + n)
-    assert counts["deals"] >= SLOW_DEALS
 
 
 def test_random_carry_draws_the_pots_of_the_reference():
@@ -83,70 +65,38 @@ def test_random_carry_draws_the_pots_of_the_reference():
     assert set((env.deals["pot"] - dealer_pinke).tolist()) <= pots  # no quartets: the Pinke only
 
 
+test_same_as_reference_deal_by_deal, test_same_as_reference_in_sessions, test_same_as_reference_slow_tier = (
+    vector_crosscheck.standard_tests(MauschelnSlot, CASES, PRESETS, session_deals=5))
+
+
 # ------------------------------------------------------------ hidden information
 def _shuffle_unseen(env, b: int, seat: int, rng: np.random.Generator) -> None:
     """Re-deal, in deal ``b``'s record, the cards ``seat`` cannot see: other hands and bonfires, the talon
     (and the seat's own hand while it decides to knock blind)."""
-    record, n = env.deals[b], env.num_players
-    sets = [("hands", s) for s in range(n) if s != seat] + [("face_down", s) for s in range(n) if s != seat]
-    if record["phase"] == env.spec[0]["ph_knock"][0] and record["dealer"] == seat:
-        sets.append(("hands", seat))
-    held = [cards_of(record[f][s]) for f, s in sets]
-    talon_at = int(record["talon_at"])
-    talon = record["order"][talon_at:].tolist()
-    pool = rng.permutation([c for group in held for c in group] + talon).tolist()
-    for (f, s), group in zip(sets, held, strict=True):
-        env.deals[f][b, s] = sum(1 << c for c in pool[:len(group)])
-        pool = pool[len(group):]
-    env.deals["order"][b, talon_at:] = pool
+    places = checks.others(env.num_players, seat, "hands", "face_down")
+    if env.deals["phase"][b] == env.spec[0]["ph_knock"][0] and env.deals["dealer"][b] == seat:
+        places.append(("hands", seat))
+    checks.redeal(env, b, places, rng, int(env.deals["talon_at"][b]))
 
 
 @tiers.parametrize("preset", ["standard", "tavern", "large_table"], tiers.reference_preset("mauscheln"))
 def test_hidden_cards_never_reach_an_observation(preset):
-    env = vector.make("mauscheln", num_envs=64, num_players=5, preset=preset, random_carry=True)
-    env.reset(seed=3)
-    assert_hidden(env, _shuffle_unseen)
+    checks.assert_hidden("mauscheln", _shuffle_unseen, num_players=5, preset=preset, random_carry=True)
 
 
 # ------------------------------------------------------------------ the API
 def test_observations_and_actions_are_the_aec_envs():
-    env = vector.make("mauscheln", num_envs=4, num_players=7, preset="large_table")
-    aec = rams_env.make("mauscheln", 7, preset="large_table")
-    assert env.obs_size == aec.observation_space("player_0")["observation"].shape[0]
-    assert env.num_actions == aec.action_space("player_0").n
-    assert [env.action_label(a) for a in range(env.num_actions)] == list(aec.unwrapped.game.actions.labels)
-
-
-def _stepped(**options):
-    env = vector.make("mauscheln", num_envs=16, **options)
-    env.reset(seed=11)
-    for _ in range(5):
-        env.step_random()
-    return env
+    checks.assert_aec_spaces("mauscheln", 7, preset="large_table")
 
 
 def test_bad_actions_are_refused_per_deal_and_change_nothing():
-    env = _stepped()
-    actions = env.sample_actions()
-    illegal = int(np.flatnonzero(env.mask[4] == 0)[0])
-    actions[4], actions[5], actions[11] = illegal, -1, env.num_actions
-    saved, obs = env.deals.copy(), env.obs.copy()
-    with pytest.raises(vector.IllegalActionsError) as err:
-        env.step(actions)
-    text = str(err.value)
+    text = checks.refused(checks.stepped("mauscheln"), masked=[4], negative=[5], out_of_range=[11])
     assert "3 of 16 deals (deals 4-5, 11)" in text
-    assert f"deal 4: player_{env.to_act[4]} action {illegal} ({env.action_label(illegal)}) is not legal now" in text
-    assert f"action {env.num_actions} out of range 0..{env.num_actions - 1}" in text
-    assert np.array_equal(env.deals, saved) and np.array_equal(env.obs, obs)
-    for bad in (actions.astype(np.float32), [0] * 16, np.zeros(15, int)):
-        with pytest.raises((TypeError, ValueError)):
-            env.step(bad)
-    assert np.array_equal(env.deals, saved)
 
 
 def test_penalty_ends_only_the_offending_deal():
-    env = _stepped(illegal_action="penalty", illegal_reward=-3.0)
-    assert_penalty_ends_only_the_offender(env, _stepped())
+    penalised = checks.stepped("mauscheln", illegal_action="penalty", illegal_reward=-3.0)
+    checks.assert_penalty_ends_only_the_offender(penalised, checks.stepped("mauscheln"))
 
 
 def test_queued_carry_is_checked_by_the_reference():

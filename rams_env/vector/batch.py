@@ -1,17 +1,19 @@
 """The batched environment every compiled game shares: buffers, checks, seeding, policy groups.
 
-A game supplies three things (see ``toepen/__init__.py``): its rule data for the kernels
-(``build_spec``), its deal records (``allocate``: one numpy record per deal) and its kernels module (``reset_all``,
-``step_all``, ``step_random_all``, ``observe_all``). This class owns what is
-the same for every game: argument checks, the illegal-action policy, preallocated outputs,
-deals queued from outside, and grouping deals by which policy plays the seat to act.
+A game is a package beside this module holding a subclass (``toepen/__init__.py``) and three
+modules: ``spec.build_spec`` (its rule data for the kernels), ``state.allocate`` (one numpy record
+per deal) and ``kernels.KERNELS`` (``reset_all``, ``step_all``, ``step_random_all``,
+``observe_all``: rams_env/vector/kernels.py compiled with the game's pieces). This class owns
+what is the same for every game: building those, argument checks, the illegal-action policy,
+preallocated outputs, deals queued from outside, and grouping deals by which policy plays the
+seat to act.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from enum import Enum
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -19,6 +21,7 @@ import numpy as np
 from rams_env.core.game import Game, OptionError
 from rams_env.core.observation import OBS_DTYPE
 from rams_env.vector.bits import count_illegal, sample_all, seed_streams
+from rams_env.vector.records import with_tables
 
 MASK_DTYPE = np.int8
 REWARD_DTYPE = np.float32
@@ -51,9 +54,7 @@ class BatchEnv:
     are the environment's own buffers, overwritten by the next call: copy what you keep.
     """
 
-    kernels: ModuleType
-
-    def __init__(self, game: Game, num_envs: int, spec: Any, deals: Any, *, episode: str | Episode = Episode.DEAL,
+    def __init__(self, game: Game, num_envs: int, *, episode: str | Episode = Episode.DEAL,
                  random_carry: bool = False, illegal_action: str | IllegalMode = IllegalMode.RAISE,
                  illegal_reward: float = -1.0) -> None:
         self.game = game
@@ -63,8 +64,13 @@ class BatchEnv:
         self.random_carry = bool(random_carry)
         self.illegal_mode = IllegalMode(illegal_action)
         self.illegal_reward = float(illegal_reward)
-        self.spec = spec
-        self.deals = deals
+        package = type(self).__module__
+        self.kernels = importlib.import_module(f"{package}.kernels").KERNELS
+        record, tables = importlib.import_module(f"{package}.spec").build_spec(
+            game, session=self.episode is Episode.SESSION, random_carry=self.random_carry)
+        self.spec = (with_tables(record, tables), tables)
+        self.deals = importlib.import_module(f"{package}.state").allocate(
+            num_envs, game.player_range()[1], len(game.pack()))
         self.num_actions = game.actions.size
         self.obs_size = game.observation.size
         self.obs = np.zeros((num_envs, self.obs_size), OBS_DTYPE)

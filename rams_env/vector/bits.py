@@ -82,6 +82,29 @@ def q_pop(r, q):
     r.queue_head[q] += 1
 
 
+@njit(cache=True)
+def ask_front(r, q):
+    """The seat at the front of queue ``q`` decides (``to_act``); False when the queue is empty (the flow goes on)."""
+    if q_empty(r, q):
+        return False
+    r.to_act = q_front(r, q)
+    return True
+
+
+@njit(cache=True)
+def pass_on(r, q):
+    """The seat at the front of queue ``q`` has decided: the next one decides, or (False) the queue is done."""
+    q_pop(r, q)
+    return ask_front(r, q)
+
+
+@njit(cache=True)
+def lay_aside(r, seat, card):
+    """``card`` leaves ``seat``'s hand face down (a discard, a card exchanged)."""
+    r.hands[seat] &= ~bit(card)
+    r.face_down[seat] |= bit(card)
+
+
 # ------------------------------------------------------------------ randomness
 @njit(cache=True)
 def next_u64(r):
@@ -108,6 +131,24 @@ def shuffle_identity(r):
     for i in range(size - 1, 0, -1):
         j = uniform(r, i + 1)
         r.order[i], r.order[j] = r.order[j], r.order[i]
+
+
+@njit(cache=True)
+def next_order(r):
+    """``r.order`` := the deal queued from outside (``pending_order``, no longer ``pending``), else a shuffle."""
+    if r.pending:
+        r.order[:] = r.pending_order[:]
+        r.pending = False
+    else:
+        shuffle_identity(r)
+
+
+@njit(cache=True)
+def draw(r, seat, at, cards):
+    """``cards`` cards from ``r.order[at:]`` into ``seat``'s hand; returns where the next card lies."""
+    for i in range(at, at + cards):
+        r.hands[seat] |= bit(r.order[i])
+    return at + cards
 
 
 @njit(cache=True)

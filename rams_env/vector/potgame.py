@@ -40,19 +40,32 @@ TRICK_PER_SEAT = {"hands": np.uint64, "played": np.uint64, "tricks_won": np.int8
 
 # ------------------------------------------------------------------ the ledger
 @njit(cache=True)
-def pay_in(r, seat, amount):
-    """``seat`` pays ``amount`` into the pot (ante, Pinke, bête)."""
-    r.bankrolls[seat] -= amount
+def transfer(r, chips, seat, amount):
+    """``seat`` pays ``amount`` into the pot out of ``chips[seat]`` (negative: takes it out); ``chips`` is
+    the record's bankrolls, or (Lupfen) its chips won since the session began."""
+    chips[seat] -= amount
     r.pot += amount
     r.paid_in[seat] += amount
 
 
 @njit(cache=True)
+def pay_in(r, seat, amount):
+    """``seat`` pays ``amount`` into the pot (ante, Pinke, bête)."""
+    transfer(r, r.bankrolls, seat, amount)
+
+
+@njit(cache=True)
 def take_out(r, seat, amount):
     """``seat`` takes ``amount`` out of the pot (a share for tricks, the whole pot)."""
-    r.pot -= amount
-    r.bankrolls[seat] += amount
-    r.paid_in[seat] -= amount
+    transfer(r, r.bankrolls, seat, -amount)
+
+
+@njit(cache=True)
+def shove_on(r, n, seat):
+    """Shoving: ``seat`` passes the deal on; the next player deals (and pays, as the game says)."""
+    r.shoves += 1
+    r.dealer = (seat + 1) % n
+    r.to_act = r.dealer
 
 
 @njit(cache=True)
@@ -107,9 +120,9 @@ def update_scores(r, n):
 
 
 @njit(cache=True)
-def pay_rewards(r, n):
-    """``reward`` := each seat's score change since its last reward."""
-    for s in range(n):
+def pay_rewards(r, k):
+    """``reward`` := each seat's score change since its last reward (the kernels' ``pay_rewards``)."""
+    for s in range(k.n):
         r.reward[s] = r.scores[s] - r.rewarded[s]
         r.rewarded[s] = r.scores[s]
 

@@ -5,14 +5,15 @@ keeps the bookkeeping every trick-taking deal repeats, on a deal record ``r`` wi
 reference's ``TrickState`` fields: ``hands``, ``played`` (card sets per seat), ``trick_seat`` /
 ``trick_card`` / ``trick_len`` (the current trick in play order), ``tricks_played``,
 ``tricks_won``, ``leader``, ``to_act``, and ``active`` (1 for the seats that take part in this
-deal's tricks, the reference's ``plays(seat)``). Toepen keeps its own version, as in the reference.
+deal's tricks, the reference's ``plays(seat)``). Games whose players are known otherwise (Toepen's
+folds, Fipsen's everyone) use the pieces: :func:`lay_card`, :func:`in_trick`, :func:`take_trick`.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import bit, put_cards
+from rams_env.vector.bits import bit
 from rams_env.vector.tricks import legal_plays, winning_index
 
 NO_SEAT = -1
@@ -33,6 +34,12 @@ def legal_cards(r, o, seat, flags):
 
 
 @njit(cache=True)
+def trick_cards(r, k, t, seat):
+    """The cards ``seat`` may play under the deal's trump (``t[r.trump]``) and the game's ``k.play_flags``."""
+    return legal_cards(r, t[r.trump], seat, k.play_flags)
+
+
+@njit(cache=True)
 def next_to_play(r, n, seat):
     """The first seat after ``seat`` that plays this deal and has not played to the trick, else -1."""
     for step in range(1, n + 1):
@@ -40,6 +47,15 @@ def next_to_play(r, n, seat):
         if r.active[s] and not in_trick(r, s):
             return s
     return NO_SEAT
+
+
+@njit(cache=True)
+def players(r, n):
+    """Seats that play this deal's tricks (a complete trick holds one card of each)."""
+    total = 0
+    for s in range(n):
+        total += r.active[s]
+    return total
 
 
 @njit(cache=True)
@@ -57,15 +73,27 @@ def play_card(r, o, n, seat, card):
     A completed trick goes to its winner, who leads next; its cards stay readable in
     ``trick_seat``/``trick_card`` (``trick_len`` is 0 again) until the next card is played.
     """
-    r.hands[seat] &= ~bit(card)
-    r.trick_seat[r.trick_len] = seat
-    r.trick_card[r.trick_len] = card
-    r.trick_len += 1
-    r.played[seat] |= bit(card)
+    lay_card(r, seat, card)
     nxt = next_to_play(r, n, seat)
     if nxt != NO_SEAT:
         r.to_act = nxt
         return -1
+    return take_trick(r, o)
+
+
+@njit(cache=True)
+def lay_card(r, seat, card):
+    """``card`` leaves ``seat``'s hand for the trick (and the cards she has played)."""
+    r.hands[seat] &= ~bit(card)
+    r.played[seat] |= bit(card)
+    r.trick_seat[r.trick_len] = seat
+    r.trick_card[r.trick_len] = card
+    r.trick_len += 1
+
+
+@njit(cache=True)
+def take_trick(r, o):
+    """The complete trick goes to its winner under order ``o``, who leads next; returns the winning index."""
     best = winning_index(o, r.trick_card, r.trick_len)
     winner = r.trick_seat[best]
     r.tricks_won[winner] += 1
@@ -78,14 +106,4 @@ def play_card(r, o, n, seat, card):
 def current_leader(r):
     """Who leads the current trick (or led it, once cards are on the table)."""
     return r.trick_seat[0] if r.trick_len else r.leader
-
-
-@njit(cache=True)
-def write_table(r, n, cards, seat, row, o_trick, o_played):
-    """The current trick and every card played this deal, one pack row per seat relative to ``seat``."""
-    for i in range(r.trick_len):
-        rel = (r.trick_seat[i] - seat + n) % n
-        row[o_trick + rel * cards + r.trick_card[i]] = 1.0
-    for s in range(n):
-        put_cards(row, o_played + ((s - seat + n) % n) * cards, r.played[s])
 

@@ -11,10 +11,7 @@ from typing import Any
 from rams_env.core.rules import RulesError
 from rams_env.games.fipsen.game import Fipsen
 from rams_env.games.fipsen.rules import Variant
-from rams_env.vector.batch import BatchEnv, Episode
-from rams_env.vector.fipsen import kernels
-from rams_env.vector.fipsen.spec import build_spec
-from rams_env.vector.fipsen.state import allocate
+from rams_env.vector.batch import BatchEnv
 
 SUPPORTED = tuple(Variant)
 """Variants the kernels play; each is cross-checked against the reference (tests/test_vector_fipsen.py)."""
@@ -22,8 +19,6 @@ SUPPORTED = tuple(Variant)
 
 class FipsenBatch(BatchEnv):
     """B Fipsen deals (or sessions) at once; ``deals`` holds them as arrays (state.py)."""
-
-    kernels = kernels
 
     def __init__(self, game: Fipsen, num_envs: int, **options: Any) -> None:
         variant = game.rules.variant
@@ -34,7 +29,4 @@ class FipsenBatch(BatchEnv):
         if variant is Variant.THEDINGHAUSEN and options.get("random_carry"):
             raise RulesError("the batched Fipsen engine does not draw Thedinghausen's carried-over race and pot yet "
                              "(random_carry=True); use random_carry=False, or rams_env.make for it")
-        session = Episode(options.get("episode", Episode.DEAL)) is Episode.SESSION
-        spec = build_spec(game, session=session)
-        deals = allocate(num_envs, game.player_range()[1], int(spec[0]["cards"][0]))
-        super().__init__(game, num_envs, spec, deals, **options)
+        super().__init__(game, num_envs, **options)

@@ -11,18 +11,16 @@ from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import bit, count, shuffle_identity, uniform
+from rams_env.vector.bits import bit, count, draw, lay_aside, next_order, uniform
 from rams_env.vector.fipsen.state import ALL_PASSED, KIEKER_CONCEDED, PLAYED, SIEBENER_FIPS
-
-DECIDE, DEAL_OVER = range(2)
-"""What a move leads to: a seat must decide, or the deal is settled."""
+from rams_env.vector.kernels import DEAL_OVER, DECIDE
 
 NO_SEAT = NONE = -1
 
 
 # ----------------------------------------------------------------- the deal
 @njit(cache=True)
-def new_episode(r, k):
+def new_episode(r, k, t):
     """A session starts: dealer (queued or drawn), an empty score sheet, then a deal."""
     r.dealer = r.pending_dealer if r.pending and r.pending_dealer >= 0 else uniform(r, k.n)
     for s in range(k.n):
@@ -30,12 +28,12 @@ def new_episode(r, k):
         r.bankrolls[s] = r.session_start[s] = k.bankroll
     r.pot, r.race_won = 0, True  # a fresh race starts with everyone's ante
     r.deals_played = 0
-    return start_deal(r, k)
+    return start_deal(r, k, t)
 
 
 @njit(cache=True)
-def start_deal(r, k):
-    """Thedinghausen: a new race after one was won, everyone antes a hedewig; then the deal."""
+def start_deal(r, k, t):
+    """Thedinghausen: a new race after one was won, everyone antes a hedewig; then the deal (``t`` unused)."""
     if k.thedinghausen and r.race_won:
         r.race_won = False
         for s in range(k.n):
@@ -48,19 +46,13 @@ def start_deal(r, k):
 @njit(cache=True)
 def deal_cards(r, k):
     """Deal (again, after an all-pass): five cards each, the skat, the talon; then the auction."""
-    if r.pending:
-        r.order[:] = r.pending_order[:]
-        r.pending = False
-    else:
-        shuffle_identity(r)
+    next_order(r)
     at = 0
     for s in range(k.n):
         r.hands[s] = r.face_down[s] = r.played[s] = 0
         r.tricks_won[s] = 0
         r.passed[s] = 0
-        for _ in range(k.hand_size):
-            r.hands[s] |= bit(r.order[at])
-            at += 1
+        at = draw(r, s, at, k.hand_size)
     r.skat = r.aside = 0
     r.turned = r.fipsen = NONE
     if k.thedinghausen:  # the next card is turned for trumps
@@ -250,8 +242,7 @@ def won_auction(r, k):
 
 @njit(cache=True)
 def discard(r, k, seat, card):
-    r.hands[seat] &= ~bit(card)
-    r.face_down[seat] |= bit(card)
+    lay_aside(r, seat, card)
     r.to_discard -= 1
     return after_discards(r, k) if r.to_discard == 0 else DECIDE
 

@@ -10,34 +10,19 @@ from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import bit
 from rams_env.vector.fipsen.flow import DECIDE, award, race_trick
 from rams_env.vector.fipsen.state import FAILED, PLAYED, STOPPED
-from rams_env.vector.tricks import legal_plays, winning_index
-
-
-@njit(cache=True)
-def legal(r, k, o, seat):
-    """The cards ``seat`` may play to the current trick (Holstein: follow suit, else any card)."""
-    return legal_plays(o, r.hands[seat], r.trick_card, r.trick_len, k.play_rules)
+from rams_env.vector.trickplay import lay_card, take_trick
 
 
 @njit(cache=True)
 def play_card(r, k, o, seat, card):
     """The card leaves the hand for the trick; a complete trick goes to its winner, who leads next."""
-    r.hands[seat] &= ~bit(card)
-    r.played[seat] |= bit(card)
-    r.trick_seat[r.trick_len] = seat
-    r.trick_card[r.trick_len] = card
-    r.trick_len += 1
+    lay_card(r, seat, card)
     if r.trick_len < k.n:  # everyone plays to every trick, clockwise from the leader
         r.to_act = (seat + 1) % k.n
         return DECIDE
-    winner = r.trick_seat[winning_index(o, r.trick_card, r.trick_len)]
-    r.tricks_won[winner] += 1
-    r.tricks_played += 1
-    r.trick_len = 0
-    r.leader = r.to_act = winner
+    winner = r.trick_seat[take_trick(r, o)]
     if k.thedinghausen:
         return race_trick(r, k, winner)
     return check_contract(r, k)

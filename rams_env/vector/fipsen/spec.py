@@ -24,7 +24,7 @@ from rams_env.games.fipsen.observe import PHASES, SCORE_SCALE
 from rams_env.games.fipsen.play import HOLSTEIN_PLAY, THEDINGHAUSEN_PLAY
 from rams_env.games.fipsen.rules import Auction
 from rams_env.games.fipsen.state import HAND_SIZE, TRICKS, Phase
-from rams_env.vector.records import rule_record
+from rams_env.vector.records import check_layout, choice_pairs, rule_record
 from rams_env.vector.tricks import order_tables, rule_flags
 
 OBS_FIELDS = (
@@ -36,6 +36,8 @@ OBS_FIELDS = (
 
 ACTIONS = ("hold", "pass", "fipsen", "concede", "play_kieker", "play_on", "stop")
 SEGMENTS = ("play", "discard", "bid", "trump")
+CHOICES = {"call": ("pass", "fipsen"), "kieker": ("concede", "play_kieker"), "play_on": ("play_on", "stop")}
+"""The phases that offer two actions, always both (the reference's ``legal_actions``)."""
 LADDER = ("l_tricks", "l_value", "l_discards", "l_discard_hand", "l_takes_skat", "l_takes_aside", "l_preference",
           "l_fixed", "l_no_courts", "l_rutenas", "l_siebener")
 POT_SCALE = 20
@@ -50,21 +52,19 @@ SPEC_FIELDS = (
     "session_deals", *(f"ph_{p.name.lower()}" for p in Phase),
     *(f"a_{name}" for name in (*SEGMENTS, *ACTIONS)),
     *(f"o_{name}" for name in OBS_FIELDS),
-    *LADDER, "trump_suits", "court_mask", "rutenas_mask", "seven_mask", "ace_mask", "card_suit", "play_rules",
+    *LADDER, "trump_suits", "court_mask", "rutenas_mask", "seven_mask", "ace_mask", "card_suit", "play_flags",
+    "choices",
 )
 
 
-def build_spec(game: Fipsen, *, session: bool) -> tuple[np.ndarray, np.ndarray]:
+def build_spec(game: Fipsen, *, session: bool, random_carry: bool) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' view of ``game``: (the rule record, the trick tables by trump suit).
 
     The trick tables (``rams_env.vector.tricks``) are the reference's ``Fipsen.order`` for each
-    trump suit; a deal plays with ``tables[trump]``.
+    trump suit; a deal plays with ``tables[trump]``. ``random_carry``: nothing is carried over (``__init__.py``).
     """
     spec, pack, layout, ladder = game.spec, game.pack(), game.observation, game.ladder
-    if set(layout.slices) != set(OBS_FIELDS):
-        raise NotImplementedError(f"the batched Fipsen encoder writes {sorted(OBS_FIELDS)}; the reference layout "
-                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/fipsen/observe.py")
-    taking = (Talon.SKAT, Talon.DUTT, Talon.KIEKER, Talon.KIEKER_ALL)
+    check_layout(layout, OBS_FIELDS, "fipsen")
 
     def cards_where(keep) -> np.uint64:
         return np.uint64(sum(1 << i for i, c in enumerate(pack.cards) if keep(c)))
@@ -83,6 +83,24 @@ def build_spec(game: Fipsen, *, session: bool) -> tuple[np.ndarray, np.ndarray]:
         **{f"a_{name}": game.actions.id(name) for name in SEGMENTS},
         **{f"a_{name}": game.actions.singles[name] for name in ACTIONS},
         **{f"o_{name}": layout.start(name) for name in OBS_FIELDS},
+        **ladder_arrays(ladder),
+        "trump_suits": trump_choices(game),
+        "play_flags": rule_flags(THEDINGHAUSEN_PLAY if game.thedinghausen else HOLSTEIN_PLAY),
+        "card_suit": [suit_of(c) for c in pack.cards],
+        "court_mask": cards_where(lambda c: rank_of(c) in COURTS),
+        "rutenas_mask": cards_where(lambda c: c == card(RUTENAS)),
+        "seven_mask": cards_where(lambda c: rank_of(c) == "7"), "ace_mask": cards_where(lambda c: rank_of(c) == "A"),
+    }
+    orders = [game.order(SimpleNamespace(trump=t)) for t in range(len(SUITS))]
+    values["choices"] = choice_pairs(values, len(PHASES), CHOICES)
+    return rule_record(values, SPEC_FIELDS), order_tables(orders, pack)
+
+
+def ladder_arrays(ladder) -> dict[str, list]:
+    """The bidding ladder, one entry per rung (:data:`LADDER`): tricks, value, what the declarer picks up
+    and discards, how trumps are set, what the bidder must hold."""
+    taking = (Talon.SKAT, Talon.DUTT, Talon.KIEKER, Talon.KIEKER_ALL)
+    return {
         "l_tricks": [c.tricks for c in ladder], "l_value": [c.value for c in ladder],
         "l_discards": [TALON_DISCARDS[c.talon] for c in ladder],
         "l_discard_hand": [c.talon is Talon.KIEKER_ALL for c in ladder],
@@ -91,13 +109,4 @@ def build_spec(game: Fipsen, *, session: bool) -> tuple[np.ndarray, np.ndarray]:
         "l_preference": [c.trumps is Trumps.PREFERENCE for c in ladder],
         "l_fixed": [c.fixed for c in ladder], "l_no_courts": [c.needs == "no_courts" for c in ladder],
         "l_rutenas": [c.needs == "rutenas" for c in ladder], "l_siebener": [c.needs == "siebener" for c in ladder],
-        "trump_suits": trump_choices(game),
-        "play_rules": rule_flags(THEDINGHAUSEN_PLAY if game.thedinghausen else HOLSTEIN_PLAY),
-        "card_suit": [suit_of(c) for c in pack.cards],
-        "court_mask": cards_where(lambda c: rank_of(c) in COURTS),
-        "rutenas_mask": cards_where(lambda c: c == card(RUTENAS)),
-        "seven_mask": cards_where(lambda c: rank_of(c) == "7"), "ace_mask": cards_where(lambda c: rank_of(c) == "A"),
     }
-    orders = [game.order(SimpleNamespace(trump=t)) for t in range(len(SUITS))]
-    return rule_record(values, SPEC_FIELDS), order_tables(orders, pack)
-

@@ -8,23 +8,11 @@ from typing import Any
 import numpy as np
 
 from rams_env.core.game import OptionError
-from rams_env.games.lupfen.game import Lupfen
-from rams_env.vector.batch import BatchEnv, Episode
-from rams_env.vector.lupfen import kernels
-from rams_env.vector.lupfen.spec import build_spec
-from rams_env.vector.lupfen.state import allocate
+from rams_env.vector.batch import BatchEnv
 
 
 class LupfenBatch(BatchEnv):
     """B Lupfen deals (or sessions) at once; ``deals`` holds them as arrays (state.py)."""
-
-    kernels = kernels
-
-    def __init__(self, game: Lupfen, num_envs: int, **options: Any) -> None:
-        session = Episode(options.get("episode", Episode.DEAL)) is Episode.SESSION
-        spec = build_spec(game, session=session, random_carry=bool(options.get("random_carry", False)))
-        deals = allocate(num_envs, game.player_range()[1], int(spec["cards"][0]))
-        super().__init__(game, num_envs, spec, deals, **options)
 
     def queue_deals(self, indices: Sequence[int], orders: Any = None, dealers: Any = None,  # type: ignore[override]
                     pots: Any = None) -> None:

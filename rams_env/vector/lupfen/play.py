@@ -10,46 +10,16 @@ from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import bit
-from rams_env.vector.lupfen.flow import DECIDE, active, end_deal, pay_in, take_out
+from rams_env.vector import trickplay
+from rams_env.vector.lupfen.flow import DECIDE, end_deal, pay_in
 from rams_env.vector.lupfen.state import PLAYED
-from rams_env.vector.tricks import legal_plays, winning_index
 
 
 @njit(cache=True)
-def legal_cards(r, k, seat):
-    """Follow suit; if void, must trump; otherwise any card (``PLAY_RULES`` under this deal's trump)."""
-    return legal_plays(k.orders[r.trump], r.hands[seat], r.trick_card, r.trick_len, k.play_flags)
-
-
-@njit(cache=True)
-def in_trick(r, s):
-    for i in range(r.trick_len):  # noqa: SIM110 (a plain loop compiles to a plain loop in numba)
-        if r.trick_seat[i] == s:
-            return True
-    return False
-
-
-@njit(cache=True)
-def play_card(r, k, seat, card):
+def play_card(r, k, t, seat, card):
     """The card leaves the hand for the trick; the next player in the deal acts, or the trick is won."""
-    r.hands[seat] &= ~bit(card)
-    r.played[seat] |= bit(card)
-    r.trick_seat[r.trick_len] = seat
-    r.trick_card[r.trick_len] = card
-    r.trick_len += 1
-    for step in range(1, k.n + 1):
-        s = (seat + step) % k.n
-        if active(r, k, s) and not in_trick(r, s):
-            r.to_act = s
-            return DECIDE
-    winner = r.trick_seat[winning_index(k.orders[r.trump], r.trick_card, r.trick_len)]
-    r.tricks_won[winner] += 1
-    r.tricks_played += 1
-    r.trick_len, r.leader, r.to_act = 0, winner, winner
-    if r.tricks_played == k.tricks:
-        return settle(r, k)
-    return DECIDE
+    completed = trickplay.play_card(r, t[r.trump], k.n, seat, card) >= 0
+    return settle(r, k) if completed and r.tricks_played == k.tricks else DECIDE
 
 
 @njit(cache=True)
@@ -57,9 +27,9 @@ def settle(r, k):
     """A third of the pot per trick; then every trickless player pays the pot (double when blind)."""
     pot = r.pot_at_play
     for s in range(k.n):
-        if active(r, k, s):
-            take_out(r, s, pot // k.tricks * r.tricks_won[s])
+        if r.active[s]:
+            pay_in(r, s, -(pot // k.tricks * r.tricks_won[s]))
     for s in range(k.n):
-        if active(r, k, s) and r.tricks_won[s] == 0:
+        if r.active[s] and r.tricks_won[s] == 0:
             pay_in(r, s, pot * (2 if r.blind else 1))
     return end_deal(r, k, PLAYED)

@@ -1,11 +1,10 @@
 """Lupfen's rule data for the kernels, taken from the reference engine, never restated.
 
 As Toepen's (``rams_env/vector/toepen/spec.py``): one record ``k`` with the rule options of
-:class:`LupfenRules`, the table size, the game's ``TrickOrder`` for each trump suit over
-``LUPFEN_20`` (``k.orders[trump]``, tables of :mod:`rams_env.vector.tricks`) and its
-``PLAY_RULES``, the action ids from its ``ActionLayout`` and every observation offset and
-scale from its ``ObservationLayout``. The compiled code never bakes in a layout; the nested
-order tables keep it one record, passed by pointer.
+:class:`LupfenRules`, the table size, its ``PLAY_RULES``, the action ids from its
+``ActionLayout`` and every observation offset and scale from its ``ObservationLayout``; beside
+it ``t``, the game's ``TrickOrder`` for each trump suit over ``LUPFEN_20`` (``t[trump]``, tables
+of :mod:`rams_env.vector.tricks`). The compiled code never bakes in a layout.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from rams_env.games.lupfen.game import HAND_SIZE, HEARTS, PLAY_RULES, TRICKS, Lu
 from rams_env.games.lupfen.observe import PHASES, POT_SCALE
 from rams_env.games.lupfen.rules import SessionEnd
 from rams_env.games.lupfen.state import Bid
-from rams_env.vector.records import rule_record
+from rams_env.vector.records import check_layout, choice_pairs, rule_record
 from rams_env.vector.tricks import order_tables, rule_flags
 
 CARRY_POT_UNIT, CARRY_POT_STEPS = 3, 12
@@ -42,16 +41,14 @@ SPEC_FIELDS = (
     "a_play", *(f"a_{name}" for name in ACTIONS),
     *(f"o_{name}" for name in OBS_FIELDS),
     "tricks_scale", "net_scale", "net_offset", "pot_scale",
-    "orders", "play_flags", "jack_mask", "queen_mask", "ace_mask",
+    "play_flags", "jack_mask", "queen_mask", "ace_mask", "choices",
 )
 
 
-def build_spec(game: Lupfen, *, session: bool, random_carry: bool) -> np.ndarray:
-    """The kernels' view of ``game`` (its rules, table size, pack, layouts)."""
+def build_spec(game: Lupfen, *, session: bool, random_carry: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' view of ``game``: (its rules, table size, pack, layouts; its trick orders as tables)."""
     rules, pack, layout = game.rules, LUPFEN_20, game.observation
-    if set(layout.slices) != set(OBS_FIELDS):
-        raise NotImplementedError(f"the batched Lupfen encoder writes {sorted(OBS_FIELDS)}; the reference layout "
-                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/lupfen/observe.py")
+    check_layout(layout, OBS_FIELDS, "lupfen")
     seat_fields = {f.name: f for f in layout.seats.fields}
 
     def cards_where(keep) -> np.uint64:
@@ -70,9 +67,10 @@ def build_spec(game: Lupfen, *, session: bool, random_carry: bool) -> np.ndarray
         **{f"o_{name}": layout.start(name) for name in OBS_FIELDS},
         "tricks_scale": seat_fields["tricks_won"].scale, "net_scale": seat_fields["net"].scale,
         "net_offset": seat_fields["net"].offset, "pot_scale": POT_SCALE,
-        "orders": order_tables(game._orders, pack), "play_flags": rule_flags(PLAY_RULES),
+        "play_flags": rule_flags(PLAY_RULES),
         "jack_mask": cards_where(lambda c: rank_of(c) == "J"),
         "queen_mask": cards_where(lambda c: rank_of(c) == "Q"),
         "ace_mask": cards_where(lambda c: rank_of(c) == "A"),
     }
-    return rule_record(values, SPEC_FIELDS)
+    values["choices"] = choice_pairs(values, len(PHASES), {})  # every phase's choices depend on the hand or rules
+    return rule_record(values, SPEC_FIELDS), order_tables(game._orders, pack)

@@ -32,8 +32,8 @@ PER_DEAL = {
 }
 PER_SEAT = {
     "hands": np.uint64, "played": np.uint64, "bids": np.int8, "looked": np.int8, "staender": np.int8,
-    "tricks_won": np.int8, "trick_seat": np.int8, "trick_card": np.int8, "net": np.int64,
-    "paid": np.int64, "paid_in": np.int64,
+    "tricks_won": np.int8, "active": np.int8, "trick_seat": np.int8, "trick_card": np.int8, "net": np.int64,
+    "paid": np.int64, "paid_in": np.int64, "reward": np.float32,
     "deal_start": np.int64, "result": np.int64,  # net when the deal began; its change over the settled deal
 }
 PER_CARD = {"order": np.int8, "pending_order": np.int8}

@@ -4,51 +4,28 @@ Each function mirrors the one of the same name in ``rams_env/games/mauscheln/gam
 the leading underscore). Mauscheln's phases follow each other without a cycle (knock -> sneak ->
 join -> exchange -> tricks -> settlement), so, unlike Toepen's, they call each other as the
 reference's do; every move returns DECIDE (a seat must decide) or DEAL_OVER. ``r`` is the deal's
-record (state.py), ``k`` the rule data record and ``orders`` the trick orders (spec.py).
+record (state.py), ``k`` the rule data record and ``t`` the trick tables by trump suit (spec.py).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import (
-    MAIN,
-    ONE,
-    bit,
-    count,
-    lowest,
-    q_clear,
-    q_empty,
-    q_front,
-    q_pop,
-    q_push,
-    shuffle_identity,
-    uniform,
-)
+from rams_env.vector import bits, potgame
+from rams_env.vector.bits import MAIN, ONE, bit, count, draw, lay_aside, lowest, next_order, uniform
+from rams_env.vector.kernels import DEAL_OVER, DECIDE
 from rams_env.vector.mauscheln.state import ALL_PASSED, PLAYED, THROWN_IN
-from rams_env.vector.potgame import (
-    clear_results,
-    keep_results,
-    pay_in,
-    settle_tricks,
-    start_session,
-    take_out,
-    update_scores,
-)
-from rams_env.vector.trickplay import NO_SEAT, clear_tricks, play_card
-
-DECIDE, DEAL_OVER = range(2)
-"""What a move leads to: a seat must decide, or the deal is settled."""
+from rams_env.vector.trickplay import NO_SEAT, clear_tricks, play_card, players
 
 
 # ------------------------------------------------------------ session and deal
 @njit(cache=True)
-def new_episode(r, k):
+def new_episode(r, k, t):
     """A session starts: dealer and carried-over chips (queued, drawn, or the rules' bankroll), then a deal."""
     r.dealer = r.pending_dealer if r.pending and r.pending_dealer >= 0 else uniform(r, k.n)
     random_pot = k.pinke * uniform(r, k.carry_pots) if k.random_carry else 0
-    start_session(r, k.n, k.bankroll, random_pot)
-    return start_deal(r, k)
+    potgame.start_session(r, k.n, k.bankroll, random_pot)
+    return start_deal(r, k, t)
 
 
 @njit(cache=True)
@@ -57,8 +34,8 @@ def session_over(r, k):
 
 
 @njit(cache=True)
-def start_deal(r, k):
-    """The dealer pays the Pinke and deals four cards each around a turned trump ("Dealing")."""
+def start_deal(r, k, t):
+    """The dealer pays the Pinke and deals four cards each around a turned trump ("Dealing"); ``t`` unused."""
     n = k.n
     for s in range(n):
         set_bid(r, k, s, k.bid_none)
@@ -69,21 +46,15 @@ def start_deal(r, k):
         r.paid_in[s] = 0
     clear_tricks(r, n)
     r.sneaker, r.knocked, r.turn_up_taken, r.discarded, r.belli_lost_by = NO_SEAT, 0, 0, 0, NO_SEAT
-    q_clear(r, MAIN)
-    pay_in(r, r.dealer, k.pinke)
-    if r.pending:
-        r.order[:] = r.pending_order[:]
-        r.pending = False
-    else:
-        shuffle_identity(r)
+    bits.q_clear(r, MAIN)
+    potgame.pay_in(r, r.dealer, k.pinke)
+    next_order(r)
     at = 0
     for s in range(n):
-        for _ in range(k.hand_size):
-            r.hands[s] |= bit(r.order[at])
-            at += 1
+        at = draw(r, s, at, k.hand_size)
     r.turned, r.talon_at = r.order[at], at + 1
     r.trump = k.printed_suit[r.turned]
-    update_scores(r, n)  # before the quartets, as the reference: their Pinkes count from the next move
+    potgame.update_scores(r, n)  # before the quartets, as the reference: their Pinkes count from the next move
     if k.quartets:
         redeal_quartets(r, k)
     if k.dealer_knock and k.knock_mask & bit(r.turned):
@@ -106,9 +77,7 @@ def talon_size(r, k):
 @njit(cache=True)
 def take_talon(r, k, seat, cards):
     """``cards`` from the top of the talon into ``seat``'s hand."""
-    for _ in range(cards):
-        r.hands[seat] |= bit(r.order[r.talon_at])
-        r.talon_at += 1
+    r.talon_at = draw(r, seat, r.talon_at, cards)
 
 
 @njit(cache=True)
@@ -131,7 +100,7 @@ def redeal_quartets(r, k):
         seat = (r.dealer + 1 + i) % k.n
         while is_quartet(r.hands[seat], k) and talon_size(r, k) >= k.hand_size:
             r.face_down[seat] |= r.hands[seat]
-            pay_in(r, seat, k.pinke)
+            potgame.pay_in(r, seat, k.pinke)
             r.hands[seat] = 0
             take_talon(r, k, seat, k.hand_size)
             r.quartets[seat] += 1
@@ -150,12 +119,12 @@ def dealer_decision(r, k, knock):
 @njit(cache=True)
 def queue_seats(r, k, first, skip):
     """The queue := every seat clockwise from ``first`` except ``skip`` (the reference's ``seats_from``)."""
-    q_clear(r, MAIN)
+    bits.q_clear(r, MAIN)
     for i in range(k.n):
         s = (first + i) % k.n
         if s != skip:
-            q_push(r, MAIN, s)
-    r.to_act = q_front(r, MAIN)
+            bits.q_push(r, MAIN, s)
+    r.to_act = bits.q_front(r, MAIN)
 
 
 @njit(cache=True)
@@ -167,13 +136,13 @@ def begin_sneaking(r, k):
 
 @njit(cache=True)
 def sneak_decision(r, k, seat, sneak):
-    q_pop(r, MAIN)
+    bits.q_pop(r, MAIN)
     set_bid(r, k, seat, k.bid_sneak if sneak else k.bid_pass)
     if sneak:
         r.sneaker = seat
         return begin_joining(r, k)
-    if not q_empty(r, MAIN):
-        r.to_act = q_front(r, MAIN)
+    if not bits.q_empty(r, MAIN):
+        r.to_act = bits.q_front(r, MAIN)
         return DECIDE
     return end_deal(r, k, THROWN_IN)  # nobody sneaks: the cards are thrown in and the next player deals
 
@@ -188,14 +157,12 @@ def begin_joining(r, k):
 @njit(cache=True)
 def join_decision(r, k, seat, join):
     set_bid(r, k, seat, k.bid_join if join else k.bid_pass)
-    q_pop(r, MAIN)
-    if not q_empty(r, MAIN):
-        r.to_act = q_front(r, MAIN)
+    if bits.pass_on(r, MAIN):
         return DECIDE
     for s in range(k.n):
         if r.bids[s] == k.bid_join:
             return begin_exchange(r, k)
-    take_out(r, r.sneaker, r.pot)  # all fold: the sneaker takes the pot
+    potgame.take_out(r, r.sneaker, r.pot)  # all fold: the sneaker takes the pot
     return end_deal(r, k, ALL_PASSED)
 
 
@@ -219,31 +186,30 @@ def minimum_discards(r, seat):
 @njit(cache=True)
 def begin_exchange(r, k):
     """Active players in turn from forehand; a knocking dealer first ("Knocking")."""
-    q_clear(r, MAIN)
+    bits.q_clear(r, MAIN)
     if r.knocked:
-        q_push(r, MAIN, r.dealer)
+        bits.q_push(r, MAIN, r.dealer)
     for i in range(k.n):
         s = (r.dealer + 1 + i) % k.n
         if r.active[s] and not (r.knocked and s == r.dealer):
-            q_push(r, MAIN, s)
+            bits.q_push(r, MAIN, s)
     r.phase = k.ph_exchange
     return next_exchanger(r, k)
 
 
 @njit(cache=True)
 def next_exchanger(r, k):
-    while not q_empty(r, MAIN) and exchange_limit(r, k, q_front(r, MAIN)) == 0:
-        q_pop(r, MAIN)
-    if not q_empty(r, MAIN):
-        r.to_act, r.discarded = q_front(r, MAIN), 0
+    while not bits.q_empty(r, MAIN) and exchange_limit(r, k, bits.q_front(r, MAIN)) == 0:
+        bits.q_pop(r, MAIN)
+    if not bits.q_empty(r, MAIN):
+        r.to_act, r.discarded = bits.q_front(r, MAIN), 0
         return DECIDE
     return begin_play(r, k)
 
 
 @njit(cache=True)
 def discard(r, k, seat, card):
-    r.hands[seat] &= ~bit(card)
-    r.face_down[seat] |= bit(card)
+    lay_aside(r, seat, card)
     r.discarded += 1
     if r.discarded == exchange_limit(r, k, seat):
         return finish_exchange(r, k, seat)
@@ -259,7 +225,7 @@ def finish_exchange(r, k, seat):
         cards -= 1
     take_talon(r, k, seat, cards)
     r.exchanged[seat] = r.discarded
-    q_pop(r, MAIN)
+    bits.q_pop(r, MAIN)
     return next_exchanger(r, k)
 
 
@@ -273,13 +239,13 @@ def begin_play(r, k):
 
 
 @njit(cache=True)
-def play(r, k, orders, seat, card):
+def play(r, k, t, seat, card):
     """A card to the trick; a Belli falling to the trump ace costs its holder ("Belli")."""
-    best = play_card(r, orders[r.trump], k.n, seat, card)
+    best = play_card(r, t[r.trump], k.n, seat, card)
     if best < 0:
         return DECIDE
     if k.belli_penalty and r.trick_card[best] == k.trump_ace[r.trump]:
-        for i in range(players(r, k)):
+        for i in range(players(r, k.n)):
             if r.trick_card[i] == k.belli:
                 r.belli_lost_by = r.trick_seat[i]
     if r.tricks_played == k.tricks:
@@ -288,27 +254,18 @@ def play(r, k, orders, seat, card):
 
 
 @njit(cache=True)
-def players(r, k):
-    """Seats that play this deal's tricks (a complete trick holds one card of each)."""
-    total = 0
-    for s in range(k.n):
-        total += r.active[s]
-    return total
-
-
-@njit(cache=True)
 def settle(r, k):
     """Shares per trick out of the pot, then bêtes into it ("Scoring")."""
     pot = r.pot_at_play
     per_trick = (pot if k.share_pot else k.pinke) // k.tricks
-    clear_results(r, k.n)
+    potgame.clear_results(r, k.n)
     for s in range(k.n):
         if r.active[s]:
             r.shares[s] = per_trick * r.tricks_won[s]
             r.betes[s] = bete(r, s, pot)
-    settle_tricks(r, k.n)
+    potgame.settle_tricks(r, k.n)
     if r.belli_lost_by != NO_SEAT:
-        pay_in(r, r.belli_lost_by, k.belli_penalty)
+        potgame.pay_in(r, r.belli_lost_by, k.belli_penalty)
     return end_deal(r, k, PLAYED)
 
 
@@ -324,8 +281,8 @@ def bete(r, seat, pot):
 @njit(cache=True)
 def end_deal(r, k, reason):
     r.settled, r.reason, r.result_pot = True, reason, r.pot
-    keep_results(r, k.n)
+    potgame.keep_results(r, k.n)
     r.dealer = (r.dealer + 1) % k.n  # "the next player ... deals"
     r.to_act = NO_SEAT
-    q_clear(r, MAIN)
+    bits.q_clear(r, MAIN)
     return DEAL_OVER

@@ -13,23 +13,9 @@ from numba import njit
 
 from rams_env.vector.bits import put_cards
 from rams_env.vector.mauscheln.flow import exchange_limit, minimum_discards, talon_size
+from rams_env.vector.observation import put_marker, put_scaled, write_core
 from rams_env.vector.potgame import write_pot
-from rams_env.vector.trickplay import NO_SEAT, current_leader, legal_cards, write_table
-
-
-@njit(cache=True)
-def put_scaled(row, at, value, scale, offset):
-    """A numeric seat field: ``offset + value / scale`` clipped to [0, 1] (the reference's SeatBlock);
-    a zero stays unwritten in the zeroed row (most seats have no tricks, exchanges or quartets)."""
-    if value != 0 or offset != 0.0:
-        row[at] = max(min(value / scale + offset, 1.0), 0.0)
-
-
-@njit(cache=True)
-def put_marker(row, at, marked, seat, n):
-    """1 for the ``marked`` seat (relative to ``seat``), nothing for nobody (-1)."""
-    if marked >= 0:
-        row[at + (marked - seat + n) % n] = 1.0
+from rams_env.vector.trickplay import NO_SEAT, current_leader
 
 
 @njit(cache=True)
@@ -41,17 +27,13 @@ def hand_is_hidden(r, k, seat):
 @njit(cache=True)
 def encode(r, k, seat, row):
     """Zero ``row`` and write ``seat``'s observation of the deal ``r``."""
-    row[:] = 0.0
-    n, cards = k.n, k.cards
+    write_core(r, k, seat, row, current_leader(r) if r.phase == k.ph_play else NO_SEAT)
+    n = k.n
     if not hand_is_hidden(r, k, seat):
         put_cards(row, k.o_hand, r.hands[seat])
     row[k.o_turned + r.turned] = 1.0
     row[k.o_trump + r.trump] = 1.0
     put_cards(row, k.o_own_discards, r.face_down[seat])
-    write_table(r, n, cards, seat, row, k.o_trick, k.o_played)
-    put_marker(row, k.o_leader, current_leader(r) if r.phase == k.ph_play else NO_SEAT, seat, n)
-    put_marker(row, k.o_to_act, r.to_act, seat, n)
-    put_marker(row, k.o_dealer, r.dealer, seat, n)
     put_marker(row, k.o_sneaker, r.sneaker, seat, n)
     for s in range(n):
         rel = (s - seat + n) % n
@@ -63,9 +45,6 @@ def encode(r, k, seat, row):
         put_scaled(row, k.o_exchanged + rel, r.exchanged[s], k.sc_exchanged, k.off_exchanged)
         put_scaled(row, k.o_quartets + rel, r.quartets[s], k.sc_quartets, k.off_quartets)
         put_scaled(row, k.o_net + rel, r.scores[s], k.sc_net, k.off_net)
-    row[k.o_seat + seat] = 1.0
-    row[k.o_phase + r.phase] = 1.0
-    row[k.o_trick_number + min(r.tricks_played, k.tricks - 1)] = 1.0
     row[k.o_knocked] = r.knocked
     write_pot(r, row, k.o_pot, k.o_pot_at_play, k.pot_scale)
     row[k.o_talon] = talon_size(r, k) / k.cards
@@ -73,20 +52,11 @@ def encode(r, k, seat, row):
 
 
 @njit(cache=True)
-def legal_mask(r, k, orders, row):
-    """Zero ``row`` and mark the legal actions of the seat to act in the deal ``r``."""
-    row[:] = 0
-    seat, phase = r.to_act, r.phase
-    if phase == k.ph_play:
-        put_cards(row, k.a_play, legal_cards(r, orders[r.trump], seat, k.play_flags))
-    elif phase == k.ph_exchange:
+def legal_choices(r, k, t, seat, row):
+    """The exchange (cards: ``trickplay.trick_cards``; sneaking, joining, the knock: spec.CHOICES)."""
+    if r.phase == k.ph_exchange:
         if r.discarded < exchange_limit(r, k, seat):
             put_cards(row, k.a_discard, r.hands[seat])
         if r.discarded >= minimum_discards(r, seat):
             row[k.a_done] = 1
-    elif phase == k.ph_sneak:
-        row[k.a_sneak] = row[k.a_pass] = 1
-    elif phase == k.ph_join:
-        row[k.a_join] = row[k.a_pass] = 1
-    else:
-        row[k.a_knock] = row[k.a_decline] = 1
+

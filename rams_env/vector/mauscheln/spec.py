@@ -1,14 +1,16 @@
 """Mauscheln's rule data for the kernels, taken from the reference engine, never restated.
 
-The kernels receive ``spec = (k, orders)``: ``k`` (``spec[0][0]``) is one record of rule flags
+The kernels receive ``spec = (k, t)``: ``k`` (``spec[0][0]``) is one record of rule flags
 from :class:`MauschelnRules`, the action ids of the game's ``ActionLayout``, every observation
 offset and seat-field scale of its ``ObservationLayout`` and the card facts the rules test (rank,
-printed suit, knock ranks, Belli, trump aces); ``orders`` are the game's four trick orders (one
+printed suit, knock ranks, Belli, trump aces); ``t`` are the game's four trick orders (one
 per trump suit, Belli or Weli placed) as :func:`rams_env.vector.tricks.order_tables`. Passing
 them as arguments keeps numba's on-disk cache valid whatever the rules.
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -17,6 +19,7 @@ from rams_env.games.mauscheln.game import BELLI, HAND_SIZE, PLAY_RULES, TRICKS, 
 from rams_env.games.mauscheln.observe import PHASES, POT_SCALE
 from rams_env.games.mauscheln.rules import TrickShare
 from rams_env.games.mauscheln.state import Bid
+from rams_env.vector.records import check_layout, choice_pairs, rule_record
 from rams_env.vector.tricks import order_tables, rule_flags
 
 CARRY_POTS = 8
@@ -32,17 +35,17 @@ SCALED = ("tricks_won", "exchanged", "quartets", "net")
 """Numeric seat fields: ``offset + value / scale`` clipped to [0, 1], scales and offsets from the layout."""
 
 ACTIONS = ("done", "sneak", "join", "pass", "knock", "decline")
+CHOICES = {"sneak": ("sneak", "pass"), "join": ("join", "pass"), "knock": ("knock", "decline")}
+"""The phases that offer two actions, always both (the reference's ``legal_actions``)."""
 RULE_FLAGS = ("dealer_knock", "quartets", "belli_penalty", "session", "random_carry")
 
 
 def build_spec(game: Mauscheln, *, session: bool, random_carry: bool) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' view of ``game`` (its rules, table size, pack, layouts, trick orders)."""
     rules, pack, layout = game.rules, game.pack(), game.observation
-    if set(layout.slices) != set(OBS_FIELDS):
-        raise NotImplementedError(f"the batched Mauscheln encoder writes {sorted(OBS_FIELDS)}; the reference layout "
-                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/mauscheln/observe.py")
+    check_layout(layout, OBS_FIELDS, "mauscheln")
     seat_fields = {f.name: f for f in layout.seats.fields}
-    orders = [game.order(_Trump(t)) for t in range(len(SUITS))]
+    orders = [game.order(SimpleNamespace(trump=t)) for t in range(len(SUITS))]  # order() reads the trump only
 
     def cards_where(keep) -> np.uint64:
         return np.uint64(sum(1 << i for i, c in enumerate(pack.cards) if keep(c)))
@@ -68,21 +71,5 @@ def build_spec(game: Mauscheln, *, session: bool, random_carry: bool) -> tuple[n
         "belli": pack.index.get(BELLI, -1) if rules.belli else -1,
         "trump_ace": np.array([pack.index[card("A" + s)] for s in SUITS], dtype=np.int64),
     }
-    return as_record(values), order_tables(orders, pack)
-
-
-class _Trump:
-    """Stands for a state in ``game.order(state)``, which reads only the trump suit."""
-
-    def __init__(self, trump: int) -> None:
-        self.trump = trump
-
-
-def as_record(values: dict) -> np.ndarray:
-    """A one-element structured array: numba passes a record by pointer (a tuple would be copied)."""
-    arrays = {name: np.asarray(value) for name, value in values.items()}
-    dtype = np.dtype([(name, np.int64 if a.dtype.kind in "ib" else a.dtype, a.shape) for name, a in arrays.items()])
-    record = np.zeros(1, dtype)
-    for name, a in arrays.items():
-        record[name] = a
-    return record
+    values["choices"] = choice_pairs(values, len(PHASES), CHOICES)
+    return rule_record(values, tuple(values)), order_tables(orders, pack)

@@ -11,29 +11,15 @@ from typing import Any
 import numpy as np
 
 from rams_env.core.game import OptionError
-from rams_env.games.tippen.game import Tippen
-from rams_env.vector.batch import BatchEnv, Episode
-from rams_env.vector.tippen import kernels
-from rams_env.vector.tippen.spec import build_spec, supported_presets
-from rams_env.vector.tippen.state import allocate
+from rams_env.vector.batch import BatchEnv
+from rams_env.vector.tippen.spec import supported_presets
+from rams_env.vector.tippen.state import NOT_GIVEN
 
 __all__ = ["TippenBatch", "supported_presets"]
-
-NOT_GIVEN = -1
-"""A queued dealer or pot of -1 is drawn (or empty) as for any new episode."""
 
 
 class TippenBatch(BatchEnv):
     """B Tippen deals (or sessions) at once; ``deals`` holds them as arrays (state.py)."""
-
-    kernels = kernels
-
-    def __init__(self, game: Tippen, num_envs: int, **options: Any) -> None:
-        session = Episode(options.get("episode", Episode.DEAL)) is Episode.SESSION
-        spec = build_spec(game, session=session, random_carry=bool(options.get("random_carry", False)))
-        deals = allocate(num_envs, game.player_range()[1], len(game.pack()))
-        deals["queued_hops"] = NOT_GIVEN
-        super().__init__(game, num_envs, spec, deals, **options)
 
     def queue_deals(self, indices: Sequence[int], orders: Any, dealers: Any = None, pots: Any = None,
                     hops: Any = None) -> None:
@@ -51,11 +37,11 @@ class TippenBatch(BatchEnv):
             if (pot < 0).any():
                 raise OptionError(f"pots must be whole numbers >= 0 (the reference's option 'pot'), got {pot.tolist()}")
         d = self.deals
-        d["queued_order"][idx] = order
-        d["queued_dealer"][idx] = dealer
-        d["queued_pot"][idx] = pot
+        d["pending_order"][idx] = order
+        d["pending_dealer"][idx] = dealer
+        d["pending_pot"][idx] = pot
         hop = np.full(len(idx), NOT_GIVEN) if hops is None else np.asarray(hops, np.int64).reshape(len(idx))
         if ((hop < NOT_GIVEN) | (hop >= self.num_players)).any():
             raise OptionError(f"hops must be 0..{self.num_players - 1} (or -1: cut at random), got {hop.tolist()}")
-        d["queued_hops"][idx] = hop
-        d["queued"][idx] = True
+        d["pending_hops"][idx] = hop
+        d["pending"][idx] = True

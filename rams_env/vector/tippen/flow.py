@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import bit, shuffle_identity, uniform
+from rams_env.vector import trickplay
+from rams_env.vector.bits import bit, draw, lay_aside, next_order, uniform
+from rams_env.vector.kernels import DEAL_OVER, DECIDE
+from rams_env.vector.potgame import shove_on
 from rams_env.vector.tippen.state import (
     BID_FORCED,
     BID_NONE,
@@ -23,9 +26,7 @@ from rams_env.vector.tippen.state import (
     REASON_LONE,
     REASON_PLAYED,
 )
-from rams_env.vector.tricks import winning_index
 
-DECIDE, DEAL_OVER = 0, 1
 NO_SEAT = -1
 CARRY_POTS = 8
 """``random_carry``: the pot starts with 0..7 basic stakes (the reference's ``random_carry``)."""
@@ -33,8 +34,10 @@ CARRY_POTS = 8
 
 # ------------------------------------------------------------------ seats and chips
 @njit(cache=True)
-def active(r, s):
-    return r.bids[s] == BID_PLAY or r.bids[s] == BID_FORCED or r.bids[s] == BID_PRIVILEGED
+def set_bid(r, s, bid):
+    """Seat ``s`` bids ``bid``; ``active``: it plays this deal's tricks (played, forced or privileged)."""
+    r.bids[s] = bid
+    r.active[s] = bid in (BID_PLAY, BID_FORCED, BID_PRIVILEGED)
 
 
 @njit(cache=True)
@@ -59,7 +62,7 @@ def queue_seats(r, k, first, only_active, only_undecided):
     r.queue_head, r.queue_len = 0, 0
     for i in range(k.n):
         s = (first + i) % k.n
-        if (not only_active or active(r, s)) and (not only_undecided or r.bids[s] == BID_NONE):
+        if (not only_active or r.active[s]) and (not only_undecided or r.bids[s] == BID_NONE):
             r.queue[r.queue_len] = s
             r.queue_len += 1
 
@@ -85,9 +88,9 @@ def new_episode(r, k, tables):
     """A session starts: dealer and carried-over pot (queued, drawn, or empty), then a deal.
 
     The new dealer's ante is part of the new episode's first position, not of a step's reward."""
-    r.dealer = r.queued_dealer if r.queued and r.queued_dealer >= 0 else uniform(r, k.n)
-    if r.queued and r.queued_pot >= 0:
-        r.pot = r.queued_pot
+    r.dealer = r.pending_dealer if r.pending and r.pending_dealer >= 0 else uniform(r, k.n)
+    if r.pending and r.pending_pot >= 0:
+        r.pot = r.pending_pot
     else:
         r.pot = k.stake * uniform(r, CARRY_POTS) if k.random_carry else 0
     for s in range(k.n):
@@ -109,10 +112,11 @@ def start_deal(r, k, tables, rewarded):
     if k.hop_and_jump:
         hop_and_jump(r, k, rewarded)
     for s in range(k.n):
-        r.bids[s], r.exchanged[s], r.tricks_won[s] = BID_NONE, 0, 0
+        set_bid(r, s, BID_NONE)
+        r.exchanged[s], r.tricks_won[s] = 0, 0
         r.hands[s], r.face_down[s], r.played[s] = 0, 0, 0
     r.upcard_taken_by, r.first_trick_winner, r.privileged = NO_SEAT, NO_SEAT, NO_SEAT
-    r.trick_len, r.tricks_played, r.pending, r.pot_at_play, r.queue_len, r.queue_head = 0, 0, 0, 0, 0, 0
+    r.trick_len, r.tricks_played, r.discarded, r.pot_at_play, r.queue_len, r.queue_head = 0, 0, 0, 0, 0, 0
     r.shoves = 0
     if k.shoving:  # the dealer deals, or shoves the deal on, before any card is dealt
         r.phase, r.to_act = k.ph_shove, r.dealer
@@ -126,8 +130,8 @@ def hop_and_jump(r, k, rewarded):
 
     A queued deal replays its queued number of hops instead of cutting."""
     hops = 0
-    if r.queued and r.queued_hops >= 0:
-        hops, r.queued_hops = r.queued_hops, NO_SEAT
+    if r.pending and r.pending_hops >= 0:
+        hops, r.pending_hops = r.pending_hops, NO_SEAT
     else:
         while hops < k.n - 1 and bit(uniform(r, k.cards)) & (k.ace_mask | k.seven_mask):
             hops += 1
@@ -141,26 +145,18 @@ def shove_decision(r, k, tables, seat, shove):
     """Shoving: the next player antes too and deals; each may shove once, so a deal happens."""
     if not shove:
         return deal(r, k, tables)
-    r.shoves += 1
-    r.dealer = (seat + 1) % k.n
+    shove_on(r, k.n, seat)
     pay_in(r, r.dealer, k.stake, True)
-    r.to_act = r.dealer
     return DECIDE
 
 
 @njit(cache=True)
 def deal(r, k, tables):
     """Hands seat by seat, the trump card, the talon (queued cards, or shuffled)."""
-    if r.queued:
-        r.order[:] = r.queued_order[:]
-        r.queued = False
-    else:
-        shuffle_identity(r)
+    next_order(r)
     at = 0
     for s in range(k.n):
-        for _ in range(k.hand_size):
-            r.hands[s] |= bit(r.order[at])
-            at += 1
+        at = draw(r, s, at, k.hand_size)
     if k.trump_from_dealer:  # the dealer's last card shows trumps and stays in her hand
         r.trump_card, r.talon_at = r.order[(r.dealer + 1) * k.hand_size - 1], at
     else:
@@ -184,7 +180,8 @@ def dealer_decision(r, k, o, seat, use):
     """The dealer knocks or sniffs (taking the trump card, to discard one) or declines."""
     if not use:
         return offer_robbing(r, k, o)
-    r.privileged, r.bids[seat] = seat, BID_PRIVILEGED
+    r.privileged = seat
+    set_bid(r, seat, BID_PRIVILEGED)
     r.hands[seat] |= bit(r.trump_card)
     r.upcard_taken_by = seat
     r.phase = k.ph_discard
@@ -201,7 +198,8 @@ def taken_unseen(r, k):
 def drop_decision(r, k, o, seat, drop):
     if drop:  # "drop out and pay a simple bête i.e. a single stake"
         pay_in(r, seat, k.stake, True)
-        r.bids[seat], r.privileged = BID_PASS, NO_SEAT
+        set_bid(r, seat, BID_PASS)
+        r.privileged = NO_SEAT
     return offer_robbing(r, k, o)
 
 
@@ -240,8 +238,7 @@ def rob_decision(r, k, o, seat, rob):
 @njit(cache=True)
 def discard(r, k, o, seat, card):
     """The knocker, sniffer or robber lays one card face down for the upcard taken."""
-    r.hands[seat] &= ~bit(card)
-    r.face_down[seat] |= bit(card)
+    lay_aside(r, seat, card)
     if seat == r.privileged and k.sniff_alvensleben:
         r.phase = k.ph_drop  # play, or drop out paying a simple bête
         return DECIDE
@@ -257,7 +254,7 @@ def begin_bidding(r, k, o):
     if r.forced:
         for s in range(k.n):
             if r.bids[s] == BID_NONE:
-                r.bids[s] = BID_FORCED
+                set_bid(r, s, BID_FORCED)
         return after_bidding(r, k, o)
     queue_seats(r, k, first, False, True)
     r.phase, r.to_act = k.ph_bid, r.queue[0]
@@ -267,7 +264,7 @@ def begin_bidding(r, k, o):
 @njit(cache=True)
 def bid(r, k, o, seat, play_deal):
     """Tap (play this deal) or pass, in turn."""
-    r.bids[seat] = BID_PLAY if play_deal else BID_PASS
+    set_bid(r, seat, BID_PLAY if play_deal else BID_PASS)
     return DECIDE if pop_queue(r) else after_bidding(r, k, o)
 
 
@@ -275,7 +272,7 @@ def bid(r, k, o, seat, play_deal):
 def after_bidding(r, k, o):
     players, last = 0, NO_SEAT
     for s in range(k.n):
-        if active(r, s):
+        if r.active[s]:
             players += 1
             last = s
     if players == 0:  # all pass: the next dealer antes too and deals
@@ -299,17 +296,16 @@ def exchange_limit(r, k):
 @njit(cache=True)
 def next_exchanger(r, k, o):
     if r.queue_head < r.queue_len and exchange_limit(r, k) > 0:
-        r.to_act, r.pending = r.queue[r.queue_head], 0
+        r.to_act, r.discarded = r.queue[r.queue_head], 0
         return DECIDE
     return begin_play(r, k)
 
 
 @njit(cache=True)
 def exchange_discard(r, k, o, seat, card):
-    r.hands[seat] &= ~bit(card)
-    r.face_down[seat] |= bit(card)
-    r.pending += 1
-    if r.pending == exchange_limit(r, k):
+    lay_aside(r, seat, card)
+    r.discarded += 1
+    if r.discarded == exchange_limit(r, k):
         return finish_exchange(r, k, o, seat)
     return DECIDE
 
@@ -317,10 +313,8 @@ def exchange_discard(r, k, o, seat, card):
 @njit(cache=True)
 def finish_exchange(r, k, o, seat):
     """The talon replaces as many cards as were discarded; the next player exchanges."""
-    for _ in range(r.pending):
-        r.hands[seat] |= bit(r.order[r.talon_at])
-        r.talon_at += 1
-    r.exchanged[seat] = r.pending
+    r.talon_at = draw(r, seat, r.talon_at, r.discarded)
+    r.exchanged[seat] = r.discarded
     r.queue_head += 1
     return next_exchanger(r, k, o)
 
@@ -328,54 +322,18 @@ def finish_exchange(r, k, o, seat):
 # -------------------------------------------------------------------- tricks
 @njit(cache=True)
 def begin_play(r, k):
-    r.phase, r.pending, r.pot_at_play = k.ph_play, 0, r.pot
-    r.leader = r.to_act = next_active(r, k, r.dealer, False)
+    r.phase, r.discarded, r.pot_at_play = k.ph_play, 0, r.pot
+    r.leader = r.to_act = trickplay.next_to_play(r, k.n, r.dealer)
     return DECIDE
-
-
-@njit(cache=True)
-def next_active(r, k, after, skip_trick):
-    """The first active seat clockwise after ``after`` (``skip_trick``: not yet in the trick), else -1."""
-    for step in range(1, k.n + 1):
-        s = (after + step) % k.n
-        if active(r, s) and not (skip_trick and in_trick(r, s)):
-            return s
-    return NO_SEAT
-
-
-@njit(cache=True)
-def in_trick(r, s):
-    for i in range(r.trick_len):  # noqa: SIM110 (a plain loop compiles to a plain loop in numba)
-        if r.trick_seat[i] == s:
-            return True
-    return False
-
-
-@njit(cache=True)
-def active_players(r, k):
-    players = 0
-    for s in range(k.n):
-        players += active(r, s)
-    return players
 
 
 @njit(cache=True)
 def play_card(r, k, o, seat, card):
     """The card joins the trick; a complete trick goes to its winner, who leads the next."""
-    r.hands[seat] &= ~bit(card)
-    r.played[seat] |= bit(card)
-    r.trick_seat[r.trick_len], r.trick_card[r.trick_len] = seat, card
-    r.trick_len += 1
-    nxt = next_active(r, k, seat, True)
-    if nxt != NO_SEAT:
-        r.to_act = nxt
+    if trickplay.play_card(r, o, k.n, seat, card) < 0:
         return DECIDE
-    winner = r.trick_seat[winning_index(o, r.trick_card, r.trick_len)]
-    r.tricks_won[winner] += 1
-    r.tricks_played += 1
-    r.trick_len, r.leader, r.to_act = 0, winner, winner
     if r.tricks_played == 1:
-        r.first_trick_winner = winner
+        r.first_trick_winner = r.leader
     if r.tricks_played == k.hand_size:
         return settle(r, k)
     return DECIDE
@@ -409,12 +367,12 @@ def settle(r, k):
     bete = pot if k.bete_pot else k.stake
     for s in range(k.n):
         r.share[s], r.bete[s] = 0, 0
-        if active(r, s):
+        if r.active[s]:
             r.share[s] = per_trick(k, pot) * r.tricks_won[s]
             r.bete[s] = penalty(r, k, s, bete)
             take_out(r, s, r.share[s])
     for s in range(k.n):
-        if active(r, s):
+        if r.active[s]:
             pay_in(r, s, r.bete[s], True)
     return end_deal(r, k, REASON_PLAYED)
 

@@ -19,7 +19,7 @@ from rams_env.games.tippen.game import Tippen
 from rams_env.games.tippen.observe import PHASES, POT_SCALE
 from rams_env.games.tippen.rules import Bete, DealerOption, TippenRules, TrickPays, TrumpFrom
 from rams_env.games.tippen.state import Bid, Phase
-from rams_env.vector.records import rule_record
+from rams_env.vector.records import check_layout, choice_pairs, rule_record
 from rams_env.vector.tippen.state import BID_FORCED, BID_NONE, BID_PASS, BID_PLAY, BID_PRIVILEGED
 from rams_env.vector.tricks import order_tables, rule_flags
 
@@ -47,12 +47,12 @@ RULE_FLAGS = ("exchange", "max_bete", "trump_from_dealer", "knock", "sniff_grupp
               "bete_pot", "pays_counter", "pays_counter_then_third", "session", "random_carry", "session_deals")
 
 SPEC_FIELDS = (
-    "n", "cards", "hand_size", "stake", "num_actions", "obs_size", "pot_scale", "net_scale", "exchange_scale",
+    "n", "cards", "hand_size", "tricks", "stake", "num_actions", "obs_size", "pot_scale", "net_scale", "exchange_scale",
     *RULE_FLAGS,
     *(f"ph_{name}" for name in PHASE_NAMES),
     "a_play", "a_discard", *(f"a_{name}" for name in ACTIONS),
     *(f"o_{name}" for name in OBS_FIELDS),
-    "seven_mask", "ace_mask", "play_flags",
+    "seven_mask", "ace_mask", "play_flags", "choices",
 )
 
 
@@ -81,16 +81,15 @@ def build_spec(game: Tippen, *, session: bool, random_carry: bool) -> tuple[np.n
     of its ``TrickOrder`` per trump suit, indexed by the deal's trump)."""
     rules, pack, layout = game.rules, game.pack(), game.observation
     check_supported(rules)
-    if set(layout.slices) != set(OBS_FIELDS):
-        raise NotImplementedError(f"the batched Tippen encoder writes {sorted(OBS_FIELDS)}; the reference layout "
-                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/tippen/observe.py")
+    check_layout(layout, OBS_FIELDS, "tippen")
     if [b.value for b in Bid] != [BID_NONE, BID_PASS, BID_PLAY, BID_FORCED, BID_PRIVILEGED]:
         raise NotImplementedError("rams_env.games.tippen.state.Bid changed: update rams_env/vector/tippen/state.py")
     def cards_where(keep) -> np.uint64:
         return np.uint64(sum(1 << i for i, c in enumerate(pack.cards) if keep(c)))
 
     values = {
-        "n": game.num_players, "cards": len(pack), "hand_size": rules.hand_size, "stake": rules.stake,
+        "n": game.num_players, "cards": len(pack), "hand_size": rules.hand_size, "tricks": rules.hand_size,
+        "stake": rules.stake,
         "num_actions": game.actions.size, "obs_size": layout.size, "pot_scale": POT_SCALE * rules.stake,
         "net_scale": 2 * POT_SCALE * rules.stake, "exchange_scale": EXCHANGE_SCALE,
         "exchange": rules.exchange, "max_bete": rules.max_bete, "shoving": int(rules.shoving),
@@ -112,4 +111,7 @@ def build_spec(game: Tippen, *, session: bool, random_carry: bool) -> tuple[np.n
         "seven_mask": cards_where(lambda c: rank_of(c) == "7"),
         "ace_mask": cards_where(lambda c: rank_of(c) == "A"),
     }
+    privilege = "knock" if values["knock"] else "sniff"
+    choices = {"bid": ("tap", "pass"), "drop": ("tap", "drop"), "dealer": (privilege, "decline")}
+    values["choices"] = choice_pairs(values, len(PHASES), choices)  # the phases that always offer two actions
     return rule_record(values, SPEC_FIELDS), order_tables(game._orders, pack)

@@ -17,21 +17,25 @@ PER_DEAL = {
     "rng": np.uint64, "phase": np.int8, "to_act": np.int8, "dealer": np.int8, "leader": np.int8,
     "trump": np.int8, "trump_card": np.int8, "upcard_taken_by": np.int8, "privileged": np.int8,
     "first_trick_winner": np.int8, "shoves": np.int8,
-    "talon_at": np.int8, "pending": np.int8, "forced": np.bool_, "tricks_played": np.int8, "trick_len": np.int8,
+    "talon_at": np.int8, "discarded": np.int8, "forced": np.bool_, "tricks_played": np.int8, "trick_len": np.int8,
     "pot": np.int32, "pot_at_play": np.int32, "set_aside": np.int32, "deals_played": np.int32,
     # what the last step did: a deal was settled (the reference's breakdown reason; shares and
     # bêtes per seat below)
     "settled": np.bool_, "reason": np.int8, "settled_pot": np.int32, "settled_set_aside": np.int32,
     # a deal queued by the user for the slot's next start (dealer -1: drawn; pot -1: not given; hops -1: cut)
-    "queued": np.bool_, "queued_dealer": np.int8, "queued_pot": np.int32, "queued_hops": np.int8,
+    "pending": np.bool_, "pending_dealer": np.int8, "pending_pot": np.int32, "pending_hops": np.int8,
 }
+"""``discarded`` is the reference's ``pending``: cards discarded so far by the player exchanging now."""
 PER_SEAT = {
     "hands": np.uint64, "face_down": np.uint64, "played": np.uint64, "bids": np.int8, "exchanged": np.int8,
-    "tricks_won": np.int8, "net": np.int32, "trick_seat": np.int8, "trick_card": np.int8,
+    "tricks_won": np.int8, "active": np.int8, "net": np.int32, "trick_seat": np.int8, "trick_card": np.int8,
     "reward": np.float32, "share": np.int32, "bete": np.int32, "queue": np.int8,
 }
-PER_CARD = {"order": np.int8, "queued_order": np.int8}
+PER_CARD = {"order": np.int8, "pending_order": np.int8}
 PER_DEAL.update({"queue_head": np.int8, "queue_len": np.int8})
+
+NOT_GIVEN = -1
+"""A queued dealer, pot or number of hops of -1 is drawn (or empty) as for any new episode."""
 
 BID_NONE, BID_PASS, BID_PLAY, BID_FORCED, BID_PRIVILEGED = 0, 1, 2, 3, 4
 """The reference's ``Bid`` values; spec.py checks them against ``rams_env.games.tippen.state.Bid``."""
@@ -50,5 +54,7 @@ def deal_dtype(max_seats: int, cards: int) -> np.dtype:
 
 
 def allocate(num_envs: int, max_seats: int, cards: int) -> np.ndarray:
-    """Zeroed records for ``num_envs`` deals."""
-    return np.zeros(num_envs, deal_dtype(max_seats, cards))
+    """Zeroed records for ``num_envs`` deals (nothing queued)."""
+    deals = np.zeros(num_envs, deal_dtype(max_seats, cards))
+    deals["pending_hops"] = NOT_GIVEN
+    return deals

@@ -1,35 +1,24 @@
 """Toepen's deal flow for one deal of the batch: the reference's phase functions, compiled.
 
 Each function mirrors the one of the same name in ``rams_env/games/toepen/openings.py`` or
-``play.py``. Where the reference calls the next phase directly, these return a *continuation*
-(what to run next) and ``kernels.run`` dispatches them in a loop until a seat must decide or
-the deal is settled: numba cannot compile the reference's mutually recursive calls, and the
-loop is also the one table of transitions a reader can follow. ``r`` is the deal's record
-(state.py), ``k`` the rule data record (spec.py).
+``play.py`` and, as the reference's, calls the next phase directly, up to a decision (DECIDE)
+or the end of the deal (DEAL_OVER). One edge of the reference's calls closes a cycle (a trick
+over -> the next trick -> its window -> ... -> a trick over); numba cannot compile recursion, so
+that edge returns the continuation :data:`NEXT_TRICK` and ``kernels.run`` loops on it. ``r`` is
+the deal's record (state.py), ``k`` the rule data record (spec.py), ``o`` the trick order.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from rams_env.vector.bits import (
-    CHALLENGERS,
-    MAIN,
-    RESPONDERS,
-    bit,
-    count,
-    q_clear,
-    q_empty,
-    q_front,
-    q_pop,
-    q_push,
-    shuffle_identity,
-    uniform,
-)
+from rams_env.vector import bits
+from rams_env.vector.bits import CHALLENGERS, MAIN, RESPONDERS, count, draw, next_order, uniform
+from rams_env.vector.kernels import DEAL_OVER, DECIDE
 
-(DECIDE, DEAL_OVER, BEGIN_DIRTY, CONTINUE_DIRTY, BEGIN_ANNOUNCE, BEGIN_POVERTY, BEGIN_TRICK_PLAY, OPEN_WINDOW,
- CONTINUE_WINDOW, RESUME_PLAY, FINISH_TRICK, SETTLE) = range(12)
-"""Continuations: DECIDE and DEAL_OVER stop :func:`run`; the others name the step to run next."""
+NEXT_TRICK = DEAL_OVER + 1
+"""The flow's one continuation: trick play begins, or a trick is over; ``kernels.run`` starts the next trick.
+Every other phase function calls the next one directly (the flow has no other cycle)."""
 
 NO_SEAT = -1
 
@@ -116,23 +105,17 @@ def start_deal(r, k):
         r.played[s] = 0
     r.stake, r.last_knocker, r.revealed, r.claim, r.claimant = 1, NO_SEAT, 0, 0, NO_SEAT
     r.trick_len, r.tricks_played = 0, 0
-    q_clear(r, MAIN)
+    bits.q_clear(r, MAIN)
     if r.out[r.dealer]:
         r.dealer = next_not_out(r, k, r.dealer)
-    if r.pending:
-        r.order[:] = r.pending_order[:]
-        r.pending = False
-    else:
-        shuffle_identity(r)
+    next_order(r)
     at = 0
     for s in range(n):
         if not r.out[s]:
-            for _ in range(k.hand_size):
-                r.hands[s] |= bit(r.order[at])
-                at += 1
+            at = draw(r, s, at, k.hand_size)
     r.stock_at = at
     r.leader = next_not_out(r, k, r.dealer)
-    return BEGIN_DIRTY
+    return begin_dirty(r, k)
 
 
 @njit(cache=True)
@@ -167,26 +150,17 @@ def stock_size(r, k):
 def queue_in_play(r, k, q, first, seats):
     """Queue ``q`` := those of the ``seats`` seats clockwise from ``first`` still in play (the reference's
     ``seats_from``; ``seats = n - 1`` from a seat's left neighbour leaves her out)."""
-    q_clear(r, q)
+    bits.q_clear(r, q)
     for i in range(seats):
         s = (first + i) % k.n
         if in_play(r, s):
-            q_push(r, q, s)
-
-
-@njit(cache=True)
-def ask_next(r, q, otherwise):
-    """The next seat of queue ``q`` decides (DECIDE); when the queue is empty the flow goes on to ``otherwise``."""
-    if q_empty(r, q):
-        return otherwise
-    r.to_act = q_front(r, q)
-    return DECIDE
+            bits.q_push(r, q, s)
 
 
 @njit(cache=True)
 def ask_queue(r, phase):
     r.phase = phase
-    r.to_act = q_front(r, MAIN)
+    r.to_act = bits.q_front(r, MAIN)
     return DECIDE
 
 
@@ -195,23 +169,21 @@ def begin_dirty(r, k):
     if k.dirty_hands and stock_size(r, k) >= k.hand_size:
         queue_in_play(r, k, MAIN, r.leader, k.n)
         return ask_queue(r, k.ph_dirty)
-    return BEGIN_ANNOUNCE
+    return begin_announce(r, k)
 
 
 @njit(cache=True)
 def dirty_decision(r, k, seat, discard):
     if not discard:
-        q_pop(r, MAIN)
-        return CONTINUE_DIRTY
+        bits.q_pop(r, MAIN)
+        return continue_dirty(r, k)
     r.claim, r.claimant = r.hands[seat], seat
     r.hands[seat] = 0
-    for i in range(k.hand_size):
-        r.hands[seat] |= bit(r.order[r.stock_at + i])
-    r.stock_at += k.hand_size
+    r.stock_at = draw(r, seat, r.stock_at, k.hand_size)
     r.redraws[seat] += 1
     queue_in_play(r, k, CHALLENGERS, seat + 1, k.n - 1)
     r.phase = k.ph_challenge
-    r.to_act = q_front(r, CHALLENGERS)
+    r.to_act = bits.q_front(r, CHALLENGERS)
     return DECIDE
 
 
@@ -224,29 +196,27 @@ def challenge_decision(r, k, seat, challenge):
         lose(r, seat if honest else claimant, 1)
         r.revealed |= r.claim
     else:
-        q_pop(r, CHALLENGERS)
-        if not q_empty(r, CHALLENGERS):
-            r.to_act = q_front(r, CHALLENGERS)
+        if bits.pass_on(r, CHALLENGERS):
             return DECIDE
         r.face_down[claimant] |= r.claim
     r.claim, r.claimant = 0, NO_SEAT
-    return CONTINUE_DIRTY
+    return continue_dirty(r, k)
 
 
 @njit(cache=True)
 def continue_dirty(r, k):
-    if not q_empty(r, MAIN) and stock_size(r, k) >= k.hand_size:
+    if not bits.q_empty(r, MAIN) and stock_size(r, k) >= k.hand_size:
         return ask_queue(r, k.ph_dirty)
-    return BEGIN_ANNOUNCE
+    return begin_announce(r, k)
 
 
 # ------------------------------------------- announcements ("Announcing tens...")
 @njit(cache=True)
 def begin_announce(r, k):
     """Tens are announced at once; then every seat still in is asked from forehand (most can only be silent)."""
-    q_clear(r, MAIN)
+    bits.q_clear(r, MAIN)
     if not k.announcements:
-        return BEGIN_POVERTY
+        return begin_poverty(r, k)
     queue_in_play(r, k, MAIN, r.leader, k.n)
     for i in range(r.queue_len[MAIN]):
         s = r.queues[MAIN, i]
@@ -260,8 +230,7 @@ def begin_announce(r, k):
 def announce_decision(r, k, seat, announce):
     if announce:
         r.signals[seat] = k.sig_stand if count(r.hands[seat] & k.jack_mask) == 4 else k.sig_whistle
-    q_pop(r, MAIN)
-    return ask_next(r, MAIN, BEGIN_POVERTY)
+    return DECIDE if bits.pass_on(r, MAIN) else begin_poverty(r, k)
 
 
 # ------------------------------------------------------- poverty ("Variations")
@@ -273,20 +242,20 @@ def poor(r, k, s):
 @njit(cache=True)
 def begin_poverty(r, k):
     if not k.poverty:
-        return BEGIN_TRICK_PLAY
+        return NEXT_TRICK
     anyone_poor = False
     for s in range(k.n):
         anyone_poor |= in_play(r, s) and poor(r, k, s)
     if not anyone_poor:
-        return BEGIN_TRICK_PLAY
+        return NEXT_TRICK
     r.stake = 2
-    q_clear(r, RESPONDERS)
+    bits.q_clear(r, RESPONDERS)
     for i in range(k.n):
         s = (r.leader + i) % k.n
         if in_play(r, s) and not poor(r, k, s):
-            q_push(r, RESPONDERS, s)
-    if q_empty(r, RESPONDERS):
-        return BEGIN_TRICK_PLAY
+            bits.q_push(r, RESPONDERS, s)
+    if bits.q_empty(r, RESPONDERS):
+        return NEXT_TRICK
     r.resume = NO_SEAT
-    r.phase, r.to_act = k.ph_respond, q_front(r, RESPONDERS)
+    r.phase, r.to_act = k.ph_respond, bits.q_front(r, RESPONDERS)
     return DECIDE

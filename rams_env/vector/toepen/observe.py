@@ -13,26 +13,21 @@ import numpy as np
 from numba import njit
 
 from rams_env.vector.bits import put_cards
+from rams_env.vector.observation import write_core
 from rams_env.vector.toepen.flow import can_knock, in_play, may_announce, poor
+from rams_env.vector.trickplay import current_leader
 
 
 @njit(cache=True)
 def encode(r, k, seat, row):
     """Zero ``row`` and write ``seat``'s observation of the deal ``r``."""
-    row[:] = 0.0
-    n, cards = k.n, k.cards
+    write_core(r, k, seat, row, current_leader(r))
+    n = k.n
     put_cards(row, k.o_hand, r.hands[seat])
     put_cards(row, k.o_own_discards, r.face_down[seat])
     put_cards(row, k.o_revealed, r.revealed)
-    for i in range(r.trick_len):
-        rel = (r.trick_seat[i] - seat + n) % n
-        row[k.o_trick + rel * cards + r.trick_card[i]] = 1.0
-    leader = r.trick_seat[0] if r.trick_len else r.leader
     for s in range(n):
         rel = (s - seat + n) % n
-        put_cards(row, k.o_played + rel * cards, r.played[s])
-        row[k.o_leader + rel] = s == leader
-        row[k.o_to_act + rel] = s == r.to_act
         row[k.o_tricks_won + rel] = r.tricks_won[s] / k.tricks
         row[k.o_in_play + rel] = in_play(r, s)
         row[k.o_folded + rel] = r.folded[s]
@@ -41,41 +36,33 @@ def encode(r, k, seat, row):
         row[k.o_poor + rel] = poor(r, k, s)
         row[k.o_knocks + rel] = min(r.knocked_by[s] / k.max_knocks, 1.0)
         row[k.o_last_knocker + rel] = s == r.last_knocker
-        row[k.o_dealer + rel] = s == r.dealer
         row[k.o_redraws + rel] = min(r.redraws[s] / k.max_redraws, 1.0)
         row[k.o_claimant + rel] = s == r.claimant
         row[k.o_whistled + rel] = r.signals[s] == k.sig_whistle
         row[k.o_stood + rel] = r.signals[s] == k.sig_stand
-    row[k.o_seat + seat] = 1.0
-    row[k.o_phase + r.phase] = 1.0
-    row[k.o_trick_number + min(r.tricks_played, k.tricks - 1)] = 1.0
     row[k.o_stake] = min(r.stake / k.lives, 1.0)
     row[k.o_stock] = np.float64(k.cards - r.stock_at) / k.cards
 
 
 @njit(cache=True)
-def legal_mask(r, k, row):
-    """Zero ``row`` and mark the legal actions of the seat to act in the deal ``r``."""
-    row[:] = 0
-    seat, phase = r.to_act, r.phase
+def legal_cards(r, k, t, seat):
+    """Follow suit if able (``t[0]``: the trick order), else any card."""
+    cards = r.hands[seat]
+    if r.trick_len:
+        following = cards & t[0].suit_masks[t[0].suit[r.trick_card[0]]]
+        if following:
+            return following
+    return cards
+
+
+@njit(cache=True)
+def legal_choices(r, k, t, seat, row):
+    """A knock during card play, announcements (cards: :func:`legal_cards`; pairs: spec.CHOICES)."""
+    phase = r.phase
     if phase == k.ph_play:
-        cards = r.hands[seat]
-        if r.trick_len:
-            following = cards & k.suit_masks[k.suit[r.trick_card[0]]]
-            if following:
-                cards = following
-        put_cards(row, k.a_play, cards)
         if not k.any_time and can_knock(r, k, seat):
             row[k.a_knock] = 1
-    elif phase == k.ph_respond:
-        row[k.a_stay] = row[k.a_fold] = 1
-    elif phase == k.ph_window:
-        row[k.a_knock] = row[k.a_pass] = 1
-    elif phase == k.ph_dirty:
-        row[k.a_dirty] = row[k.a_keep] = 1
-    elif phase == k.ph_challenge:
-        row[k.a_challenge] = row[k.a_accept] = 1
-    else:
+    elif phase == k.ph_announce:
         row[k.a_silent] = 1
         if may_announce(r, k, seat):
             row[k.a_announce] = 1

@@ -1,23 +1,25 @@
 """Toepen's rule data for the kernels, taken from the reference engine, never restated.
 
 The kernels receive everything that depends on the rules, the table size, the pack or a
-layout as one record argument ``k`` (``spec[0]``): rule flags from
-:class:`ToepenRules`, card suits and strengths from the game's ``TrickOrder`` over
-``PIQUET_32``, the action ids from the game's ``ActionLayout`` and every observation offset
-from its ``ObservationLayout``. Passing them as an argument, not as globals, keeps numba's
-on-disk cache valid whatever the rules: the compiled code never bakes in a layout.
+layout as one record argument ``k`` (``spec[0][0]``): rule flags from
+:class:`ToepenRules`, the action ids from the game's ``ActionLayout`` and every observation
+offset from its ``ObservationLayout``; beside it (``spec[1]``) card suits and strengths from the
+game's ``TrickOrder`` over ``PIQUET_32`` as trick tables (:mod:`rams_env.vector.tricks`).
+Passing them as arguments, not as globals, keeps numba's on-disk cache valid whatever the
+rules: the compiled code never bakes in a layout.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from rams_env.core.cards import SUITS, rank_of
+from rams_env.core.cards import rank_of
 from rams_env.games.toepen.game import DIRTY_RANKS, HAND_SIZE, TRICKS, Toepen
 from rams_env.games.toepen.observe import MAX_REDRAWS, PHASES
 from rams_env.games.toepen.rules import FoldedWinner, KnockTiming
 from rams_env.games.toepen.state import Phase, Signal
-from rams_env.vector.records import rule_record
+from rams_env.vector.records import check_layout, choice_pairs, rule_record
+from rams_env.vector.tricks import order_tables
 
 KNOCKS_SCALE = 8
 """observe.py divides each seat's knocks by 8 (capped at 1); the cross-check pins this copy."""
@@ -41,18 +43,17 @@ SPEC_FIELDS = (
     "sig_whistle", "sig_stand",
     "a_play", *(f"a_{name}" for name in ACTIONS),
     *(f"o_{name}" for name in OBS_FIELDS),
-    "suit", "power", "suit_masks", "precedence", "dirty_mask", "ten_mask", "jack_mask",
+    "precedence", "dirty_mask", "ten_mask", "jack_mask", "choices",
 )
+CHOICES = {"respond": ("stay", "fold"), "window": ("knock", "pass"), "dirty": ("dirty", "keep"),
+           "challenge": ("challenge", "accept")}
+"""The phases that offer two actions, always both (the reference's ``legal_actions``)."""
 
 
-def build_spec(game: Toepen, *, session: bool, random_carry: bool) -> np.ndarray:
-    """The kernels' view of ``game`` (its rules, table size, pack, layouts)."""
+def build_spec(game: Toepen, *, session: bool, random_carry: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' view of ``game``: (its rules, table size, pack and layouts; its trick order as tables)."""
     rules, pack, layout = game.rules, game.pack(), game.observation
-    if set(layout.slices) != set(OBS_FIELDS):
-        raise NotImplementedError(f"the batched Toepen encoder writes {sorted(OBS_FIELDS)}; the reference layout "
-                                  f"now has {sorted(layout.slices)}: teach rams_env/vector/toepen/observe.py")
-    suit = np.array([game.order.suit[c] for c in pack.cards], dtype=np.int64)
-    power = np.array([game.order.power[c] for c in pack.cards], dtype=np.int64)
+    check_layout(layout, OBS_FIELDS, "toepen")
 
     def cards_where(keep) -> np.uint64:
         return np.uint64(sum(1 << i for i, c in enumerate(pack.cards) if keep(c)))
@@ -70,12 +71,10 @@ def build_spec(game: Toepen, *, session: bool, random_carry: bool) -> np.ndarray
         "sig_whistle": Signal.WHISTLE.value, "sig_stand": Signal.STAND.value,
         "a_play": game.actions.id("play"), **{f"a_{name}": game.actions.singles[name] for name in ACTIONS},
         **{f"o_{name}": layout.start(name) for name in OBS_FIELDS},
-        "suit": suit, "power": power,
-        "suit_masks": np.array([cards_where(lambda c, s=s: game.order.suit[c] == s) for s in range(len(SUITS))],
-                               dtype=np.uint64),
         "precedence": np.array(game.precedence, dtype=np.int64),
         "dirty_mask": cards_where(lambda c: rank_of(c) in DIRTY_RANKS),
         "ten_mask": cards_where(lambda c: rank_of(c) == "10"),
         "jack_mask": cards_where(lambda c: rank_of(c) == "J"),
     }
-    return rule_record(values, SPEC_FIELDS)
+    values["choices"] = choice_pairs(values, len(PHASES), CHOICES)
+    return rule_record(values, SPEC_FIELDS), order_tables([game.order], pack)
