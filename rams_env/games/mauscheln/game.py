@@ -8,63 +8,57 @@ pass -> exchanges with the talon -> four tricks (follow, else trump, head the tr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from rams_env.core.actions import ActionLayout, Segment
-from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, card, rank_of, suit_of
-from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.actions import ActionLayout, Segment, play_segment
+from rams_env.core.cards import NATURAL_ORDER, SUITS, card, rank_of, suit_of
+from rams_env.core.exchange import TalonExchange, exchange_segments
+from rams_env.core.game import DealSpec, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
 from rams_env.core.observation import ObservationLayout
-from rams_env.core.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
+from rams_env.core.potgame import PotGame
 from rams_env.core.seating import seats_from
 from rams_env.core.trickplay import play_card
 from rams_env.core.tricks import PlayRules, TrickOrder
+from rams_env.core.turns import ask_in_turn, ask_next
 from rams_env.games.mauscheln import observe
-from rams_env.games.mauscheln.rules import MauschelnRules, TrickShare
+from rams_env.games.mauscheln.rules import HAND_SIZE, TRICKS, MauschelnRules
 from rams_env.games.mauscheln.state import Bid, MauschelnState, Phase
 
-HAND_SIZE = 4
-TRICKS = 4
 PLAY_RULES = PlayRules(follow=True, trump_when_void=True, head=True)
 """Follow suit, else trump; head the trick if able ("Playing")."""
 BELLI, WELI = card("7d"), card("6d")
 
 
-class Mauscheln(Game):
+class Mauscheln(PotGame):
     """Mauscheln for 3 to 5 players (up to 10 with the 52-card pack); see docs/rules/mauscheln.md."""
 
     name = "mauscheln"
     rules_type = MauschelnRules
+    state_type = MauschelnState
+    play_phase = Phase.PLAY
+    observer = observe
     default_players = 4
-    carry_options = POT_CARRY_OPTIONS
     deal_options = ("hands", "stock", "turned")
     card_places = {"hands": Place.SEATS, "face_down": Place.SEATS, "talon": Place.PILE}
     rules: MauschelnRules
 
     def __init__(self, num_players: int | None = None, rules: MauschelnRules | None = None, *, session=False):
         super().__init__(num_players, rules, session=session)
-        self.ids = self.actions.singles
+        self.exchange = TalonExchange(self.actions, self._exchange_limit, self._minimum_discards,
+                                      self._give_turn_up)
+        """Up to four cards with the talon ("Exchanging"); a knocking dealer exchanges first, for the turn-up."""
         top_trumps = [BELLI] if self.rules.belli else [WELI] if self.rules.weli else []
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t, top_trumps=top_trumps, top_trumps_below=1)
                         for t in range(len(SUITS))]
 
     # ------------------------------------------------------------ declarations
-    def player_range(self) -> tuple[int, int]:
-        return self.rules.player_range()
-
-    def pack(self) -> Pack:
-        return self.rules.pack()
-
     def build_actions(self) -> ActionLayout:
-        codes_ = self.pack().codes
         return ActionLayout([
-            Segment("play", codes_, bare=True, doc="play this card"),
-            Segment("discard", codes_, doc="put this card on the bonfire (exchange)",
-                    seen_by_others="discards a card"),
-            Segment("done", doc="end the exchange: receive as many cards from the talon"),
+            play_segment(self.pack()),
+            *exchange_segments(self.pack(), "put this card on the bonfire (exchange)"),
             Segment("sneak", doc="undertake to win at least two tricks"),
             Segment("join", doc="play along with the sneaker, undertaking a trick"),
             Segment("pass", doc="drop out of this deal"),
@@ -80,12 +74,6 @@ class Mauscheln(Game):
         return self._orders[state.trump]
 
     # ------------------------------------------------------------ session/deal
-    def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> MauschelnState:
-        n = self.num_players
-        ledger = ledger_from_carry(carry, n, self.rules.bankroll)
-        return MauschelnState(num_players=n, rng=rng, dealer=dealer, ledger=ledger,
-                              session_start=list(ledger.bankrolls))
-
     def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:
         return {"pot": int(self.rules.pinke * rng.integers(0, 8))}
 
@@ -94,20 +82,14 @@ class Mauscheln(Game):
             raise OptionError("option 'deal': 'turned' is one card")
 
     def start_deal(self, state: MauschelnState, deal: DealSpec | None) -> None:
-        n = self.num_players
-        state.bids, state.quartets, state.exchanged = [Bid.NONE] * n, [0] * n, [0] * n
-        state.tricks_won, state.played = [0] * n, [[] for _ in range(n)]
-        state.face_down = [[] for _ in range(n)]
-        state.sneaker, state.knocked, state.turn_up_taken, state.pending, state.queue = None, False, False, 0, []
-        state.trick, state.tricks_played, state.belli_lost_by, state.breakdown = [], 0, [], {}
-        state.ledger.paid_in = [0] * n
+        state.clear_deal()
         state.ledger.pay_in(state.dealer, self.rules.pinke)  # the Pinke ("Dealing")
         state.hands, stock = self.complete_deal(state, deal, HAND_SIZE)
         turned = deal.extra.get("turned") if deal is not None else None
         state.turned = turned[0] if turned else stock.pop(0)
         state.talon = stock
         state.trump = suit_of(state.turned)
-        self._update_scores(state)
+        self.update_scores(state)  # before any quartet is paid for: the first action's reward counts those
         if self.rules.quartets:
             self._redeal_quartets(state)
         if self.rules.dealer_knock and rank_of(state.turned) in self.rules.knock_ranks:
@@ -115,35 +97,21 @@ class Mauscheln(Game):
         else:
             self._begin_sneaking(state)
 
-    def session_over(self, state: MauschelnState) -> bool:
-        return state.deals_played >= self.rules.session_deals
-
     # ------------------------------------------------------------------ legal
     def legal_actions(self, state: MauschelnState) -> list[int]:
         ids, phase = self.ids, state.phase
         if state.terminal:
             return []
         if phase is Phase.PLAY:
-            index, start = self.pack().index, self.actions.start["play"]
             cards_ = self.order(state).legal_plays(state.hands[state.to_act], [c for _, c in state.trick], PLAY_RULES)
-            return sorted(start + index[c] for c in cards_)
+            return self.actions.card_actions("play", cards_)
         if phase is Phase.EXCHANGE:
-            return self._legal_exchange(state)
+            return self.exchange.legal(state)
         if phase is Phase.SNEAK:
             return [ids["sneak"], ids["pass"]]
         if phase is Phase.JOIN:
             return [ids["join"], ids["pass"]]
         return [ids["knock"], ids["decline"]]
-
-    def _legal_exchange(self, state: MauschelnState) -> list[int]:
-        seat = state.to_act
-        legal = []
-        if state.pending < self._exchange_limit(state, seat):
-            start, index = self.actions.start["discard"], self.pack().index
-            legal = sorted(start + index[c] for c in state.hands[seat])
-        if state.pending >= self._minimum_discards(state, seat):
-            legal.append(self.ids["done"])
-        return legal
 
     def _exchange_limit(self, state: MauschelnState, seat: int) -> int:
         """Up to four cards, as far as the talon lasts (a knocking dealer also gets the turn-up)."""
@@ -156,14 +124,22 @@ class Mauscheln(Game):
     def _takes_turn_up(self, state: MauschelnState, seat: int) -> bool:
         return state.knocked and seat == state.dealer
 
+    def _give_turn_up(self, state: MauschelnState, seat: int, count: int) -> int:
+        """The knocking dealer's first replacement is the turn-up; the rest come from the talon."""
+        if not self._takes_turn_up(state, seat):
+            return 0
+        state.hands[seat].append(state.turned)
+        state.turn_up_taken = True
+        return 1
+
     # ------------------------------------------------------------------ apply
     def apply_action(self, state: MauschelnState, action: int) -> None:
         seat = state.to_act
         name, item = self.actions.segment(action)
         if name == "play":
-            self._play_card(state, seat, self.pack().cards[item])
+            self._play_card(state, seat, self.actions.card(action))
         elif name == "discard":
-            self._discard(state, seat, self.pack().cards[item])
+            self._discard(state, seat, self.actions.card(action))
         elif name == "done":
             self._finish_exchange(state, seat)
         elif name in ("knock", "decline"):
@@ -172,7 +148,7 @@ class Mauscheln(Game):
             self._sneak_decision(state, seat, sneak=name == "sneak")
         else:
             self._join_decision(state, seat, join=name == "join")
-        self._update_scores(state)
+        self.update_scores(state)
 
     # ----------------------------------------------------------- the deal
     def _redeal_quartets(self, state: MauschelnState) -> None:
@@ -194,33 +170,27 @@ class Mauscheln(Game):
 
     def _begin_sneaking(self, state: MauschelnState) -> None:
         state.phase = Phase.SNEAK
-        state.queue = seats_from(self.num_players, state.dealer + 1)
-        state.to_act = state.queue[0]
+        ask_in_turn(state, seats_from(self.num_players, state.dealer + 1))
 
     def _sneak_decision(self, state: MauschelnState, seat: int, sneak: bool) -> None:
-        state.queue.pop(0)
         state.bids[seat] = Bid.SNEAK if sneak else Bid.PASS
         if sneak:
             state.sneaker = seat
             self._begin_joining(state)
-        elif state.queue:
-            state.to_act = state.queue[0]
-        else:  # nobody sneaks: the cards are thrown in and the next player deals
-            self._end_deal(state, "thrown_in")
+        elif not ask_next(state):  # nobody sneaks: the cards are thrown in and the next player deals
+            self.end_deal(state, "thrown_in")
 
     def _begin_joining(self, state: MauschelnState) -> None:
         state.phase = Phase.JOIN
-        state.queue = seats_from(self.num_players, state.sneaker + 1, lambda s: s != state.sneaker)
-        state.to_act = state.queue[0]
+        ask_in_turn(state, seats_from(self.num_players, state.sneaker + 1, lambda s: s != state.sneaker))
 
     def _join_decision(self, state: MauschelnState, seat: int, join: bool) -> None:
         state.bids[seat] = Bid.JOIN if join else Bid.PASS
-        state.queue.pop(0)
-        if state.queue:
-            state.to_act = state.queue[0]
-        elif not any(state.bids[s] is Bid.JOIN for s in range(self.num_players)):
+        if ask_next(state):
+            return
+        if not any(state.bids[s] is Bid.JOIN for s in range(self.num_players)):
             state.ledger.take_out(state.sneaker, state.ledger.pot)  # all fold: the sneaker takes the pot
-            self._end_deal(state, "all_passed")
+            self.end_deal(state, "all_passed")
         else:
             self._begin_exchange(state)
 
@@ -230,42 +200,21 @@ class Mauscheln(Game):
         order = seats_from(self.num_players, state.dealer + 1, state.active)
         if state.knocked:
             order = [state.dealer] + [s for s in order if s != state.dealer]
-        state.queue = order
         state.phase = Phase.EXCHANGE
-        self._next_exchanger(state)
-
-    def _next_exchanger(self, state: MauschelnState) -> None:
-        while state.queue and self._exchange_limit(state, state.queue[0]) == 0:
-            state.queue.pop(0)
-        if state.queue:
-            state.to_act, state.pending = state.queue[0], 0
-        else:
+        if not self.exchange.begin(state, order):
             self._begin_play(state)
 
     def _discard(self, state: MauschelnState, seat: int, card_id: int) -> None:
-        state.hands[seat].remove(card_id)
-        state.face_down[seat].append(card_id)
-        state.pending += 1
-        if state.pending == self._exchange_limit(state, seat):
-            self._finish_exchange(state, seat)
+        if not self.exchange.discard(state, seat, card_id):
+            self._begin_play(state)
 
     def _finish_exchange(self, state: MauschelnState, seat: int) -> None:
-        count = state.pending
-        if self._takes_turn_up(state, seat):
-            state.hands[seat].append(state.turned)
-            state.turn_up_taken = True
-            count -= 1
-        state.hands[seat].extend(state.talon[:count])
-        state.talon = state.talon[count:]
-        state.exchanged[seat] = state.pending
-        state.queue.pop(0)
-        self._next_exchanger(state)
+        if not self.exchange.finish(state, seat):
+            self._begin_play(state)
 
     # --------------------------------------------------------------- tricks
     def _begin_play(self, state: MauschelnState) -> None:
-        state.phase, state.leader = Phase.PLAY, state.sneaker
-        state.pot_at_play = state.ledger.pot
-        state.to_act = state.sneaker
+        self.begin_play(state, state.sneaker)
 
     def _play_card(self, state: MauschelnState, seat: int, card_id: int) -> None:
         trick = play_card(state, seat, card_id, self.order(state), state.active)
@@ -278,45 +227,20 @@ class Mauscheln(Game):
             self._settle(state)
 
     def _settle(self, state: MauschelnState) -> None:
-        """Shares per trick out of the pot, then bêtes into it ("Scoring")."""
-        ledger, pot = state.ledger, state.pot_at_play
-        per_trick = (pot if self.rules.trick_share is TrickShare.POT else self.rules.pinke) // TRICKS
-        active = [s for s in range(self.num_players) if state.active(s)]
-        shares = {s: per_trick * state.tricks_won[s] for s in active}
-        betes = {s: self._bete(state, s, pot) for s in active}
-        ledger.settle_tricks(shares, betes)
+        """Shares per trick out of the pot, then bêtes into it ("Scoring"), then the Belli penalties."""
+        self.settle(state)
         for s in state.belli_lost_by:
-            ledger.pay_in(s, self.rules.belli_penalty)
-        state.breakdown.update({"shares": shares, "betes": betes, "pot_at_play": pot,
-                                "tricks_won": list(state.tricks_won), "belli_penalties": list(state.belli_lost_by)})
-        self._end_deal(state, "played")
+            state.ledger.pay_in(s, self.rules.belli_penalty)
+        state.breakdown["belli_penalties"] = list(state.belli_lost_by)
+        self.end_deal(state, "played")
 
-    def _bete(self, state: MauschelnState, seat: int, pot: int) -> int:
-        """Joiner without a trick: the pot; sneaker with one trick: the pot; with none: double."""
-        tricks = state.tricks_won[seat]
-        if seat == state.sneaker:
-            return 2 * pot if tricks == 0 else pot if tricks == 1 else 0
-        return pot if tricks == 0 else 0
+    def seat_bete(self, state: MauschelnState, seat: int, pot: int) -> int:
+        return self.rules.bete_for(pot, state.tricks_won[seat], sneaker=seat == state.sneaker)
 
-    def _end_deal(self, state: MauschelnState, reason: str) -> None:
-        state.breakdown.update({"reason": reason, "sneaker": state.sneaker, "pot": state.ledger.pot,
-                                "paid_in": list(state.ledger.paid_in)})
-        state.dealer = (state.dealer + 1) % self.num_players  # "the next player ... deals"
-        state.deal_over, state.to_act, state.queue = True, None, []
-
-    def _update_scores(self, state: MauschelnState) -> None:
-        state.scores = net_results(state.ledger, state.session_start)
+    def deal_facts(self, state: MauschelnState) -> dict[str, Any]:
+        return {**super().deal_facts(state), "sneaker": state.sneaker}
 
     # ----------------------------------------------------------- observation
-    def encode(self, state: MauschelnState, seat: int, out: np.ndarray) -> None:
-        observe.encode(self, state, seat, out)
-
-    def view(self, state: MauschelnState, seat: int) -> dict[str, Any]:
-        return observe.view(self, state, seat)
-
-    def render(self, state: MauschelnState, seat: int | None = None) -> str:
-        return observe.render(self, state, seat)
-
     def hand_is_hidden(self, state: MauschelnState, seat: int) -> bool:
         """The knocking dealer decides before looking at the hand ("Knocking")."""
         return state.phase is Phase.KNOCK and seat == state.dealer
@@ -334,11 +258,9 @@ class Mauscheln(Game):
         """A quartet goes on the bonfire and its holder pays the Pinke, in front of everybody ("Quartets")."""
         return list(state.quartets)
 
-    def conserved(self, state: MauschelnState) -> dict[str, Any]:
-        places = [*state.hands, *state.face_down, *state.played, state.talon]
-        if not state.turn_up_taken:
-            places.append([state.turned])
-        return {"cards": sorted(c for place in places for c in place), "chips": state.ledger.total}
+    def card_places_now(self, state: MauschelnState) -> list[list[int]]:
+        turn_up = [] if state.turn_up_taken else [[state.turned]]
+        return [*state.hands, *state.face_down, *state.played, state.talon, *turn_up]
 
 
 def _is_quartet(hand: list[int]) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rams_env.core.cards import rank_of, suit_of
+from rams_env.core.exchange import discard_face_down
 from rams_env.core.seating import seats_from
 from rams_env.games.tippen import bidding
 from rams_env.games.tippen.rules import DealerOption
@@ -63,8 +64,7 @@ def rob_decision(game: Tippen, state: TippenState, seat: int, rob: bool) -> None
 
 def discard(game: Tippen, state: TippenState, seat: int, card_id: int) -> None:
     """The knocker, sniffer or robber lays one card face down for the upcard taken."""
-    state.hands[seat].remove(card_id)
-    state.face_down[seat].append(card_id)
+    discard_face_down(state, seat, card_id)
     if seat == state.privileged and game.rules.dealer_option is DealerOption.SNIFF_ALVENSLEBEN:
         state.phase = Phase.DROP  # play, or drop out paying a simple bête
     elif seat == state.privileged:
