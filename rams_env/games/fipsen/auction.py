@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rams_env.core.cards import card, rank_of
+from rams_env.core.exchange import discard_face_down
 from rams_env.core.seating import next_seat, seats_from
+from rams_env.core.turns import ask_in_turn, ask_next
 from rams_env.games.fipsen import play, settle
 from rams_env.games.fipsen.contracts import Contract, Talon, Trumps
 from rams_env.games.fipsen.rules import Auction, Variant
@@ -41,9 +43,8 @@ def eligible(state: FipsenState, seat: int, contract: Contract) -> bool:
 
 
 def bids_above(game: Fipsen, state: FipsenState, seat: int, level: int | None) -> list[int]:
-    start = game.actions.start["bid"]
     low = -1 if level is None else level
-    return [start + i for i, c in enumerate(game.ladder) if i > low and eligible(state, seat, c)]
+    return [game.actions.id("bid", i) for i, c in enumerate(game.ladder) if i > low and eligible(state, seat, c)]
 
 
 def legal(game: Fipsen, state: FipsenState, seat: int) -> list[int]:
@@ -59,15 +60,10 @@ def legal(game: Fipsen, state: FipsenState, seat: int) -> list[int]:
 
 # ------------------------------------------------------------------- auction
 def begin(game: Fipsen, state: FipsenState, forehand: int) -> None:
-    n, auction = game.num_players, game.spec.auction
     state.phase = Phase.AUCTION
-    if auction is Auction.HOLD:  # "Beginning with forehand": she opens (bid or pass), nobody holds yet
+    ask_in_turn(state, seats_from(game.num_players, forehand))
+    if game.spec.auction is Auction.HOLD:  # "Beginning with forehand": she opens (bid or pass), nobody holds yet
         state.holder, state.challenger = None, forehand
-        state.queue = [(forehand + i) % n for i in range(1, n)]
-        state.to_act = forehand
-    else:
-        state.queue = seats_from(n, forehand)
-        state.to_act = forehand
 
 
 def step(game: Fipsen, state: FipsenState, seat: int, name: str, level: int) -> None:
@@ -82,8 +78,7 @@ def step(game: Fipsen, state: FipsenState, seat: int, name: str, level: int) -> 
     if game.spec.auction is Auction.HOLD:
         _hold_step(game, state, seat, name)
     elif game.spec.auction is Auction.SINGLE_ROUND:
-        state.queue.pop(0)
-        _next_bidder(game, state, state.queue[0] if state.queue else None)
+        _next_bidder(game, state, state.to_act if ask_next(state) else None)
     else:
         _open_step(game, state, seat)
 
@@ -120,11 +115,10 @@ def _hold_step(game: Fipsen, state: FipsenState, seat: int, name: str) -> None:
 
 
 def _next_challenger(game: Fipsen, state: FipsenState) -> None:
-    """The next player in turn enters the auction; when none is left it ends (declarer, or a redeal)."""
-    state.challenger = state.queue.pop(0) if state.queue else None
-    if state.challenger is not None:
-        state.to_act = state.challenger
-    else:
+    """The challenger (first in the queue) is out of the pair or has become its holder: the next player in
+    turn enters the auction; when none is left it ends (declarer, or a redeal)."""
+    state.challenger = state.to_act if ask_next(state) else None
+    if state.challenger is None:
         _next_bidder(game, state, None)
 
 
@@ -134,8 +128,9 @@ def _next_bidder(game: Fipsen, state: FipsenState, seat: int | None) -> None:
     elif state.highest is None:  # all pass: the same dealer deals again
         state.redeals += 1
         if state.redeals > MAX_REDEALS:
-            settle.end_deal(game, state, "all_passed")
+            game.end_deal(state, "all_passed")
             return
+        state.clear_deal(redeal=True)
         game.deal_cards(state, None)
     else:
         _won_auction(game, state)
@@ -164,8 +159,7 @@ def _won_auction(game: Fipsen, state: FipsenState) -> None:
 
 
 def discard(game: Fipsen, state: FipsenState, seat: int, card_id: int) -> None:
-    state.hands[seat].remove(card_id)
-    state.face_down[seat].append(card_id)
+    discard_face_down(state, seat, card_id)
     state.to_discard -= 1
     if state.to_discard == 0:
         _after_discards(game, state)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.core.actions import ActionLayout, Segment
+from rams_env.core.actions import ActionLayout, Segment, play_segment
 from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, suit_of
 from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
@@ -26,6 +26,7 @@ from rams_env.core.observation import ObservationLayout
 from rams_env.core.potgame import ledger_from_carry
 from rams_env.core.seating import seats_from
 from rams_env.core.tricks import TrickOrder
+from rams_env.core.turns import ask_in_turn
 from rams_env.games.fipsen import auction, observe, play, settle
 from rams_env.games.fipsen.contracts import Contract
 from rams_env.games.fipsen.rules import FipsenRules, Variant
@@ -40,6 +41,7 @@ class Fipsen(Game):
     default_players = 4
     carry_options = ("sheet", "race", "pot", "bankrolls")
     preset_aliases = ("variant",)
+    observer = observe
     card_places = {"hands": Place.SEATS, "face_down": Place.SEATS, "skat": Place.PILE, "aside": Place.PILE}
     rules: FipsenRules
 
@@ -48,7 +50,6 @@ class Fipsen(Game):
         super().__init__(num_players if num_players is not None else rules.spec.players, rules, session=session)
         self.spec = self.rules.spec
         self.ladder: tuple[Contract, ...] = self.spec.ladder
-        self.ids = self.actions.singles
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
         self.preference = SUITS.index(self.spec.preference)
         self.suits = sorted({suit_of(c) for c in self.pack().cards})
@@ -66,12 +67,11 @@ class Fipsen(Game):
         return self.rules.spec.pack
 
     def build_actions(self) -> ActionLayout:
-        codes_ = self.pack().codes
         bids = tuple(c.label.removeprefix("bid ") for c in self.rules.spec.ladder) or ("none",)
         return ActionLayout([
-            Segment("play", codes_, bare=True, doc="play this card"),
-            Segment("discard", codes_, doc="declarer: discard this card after picking up",
-                    seen_by_others="discards a card"),
+            play_segment(self.pack()),
+            Segment.cards("discard", self.pack(), doc="declarer: discard this card after picking up",
+                          seen_by_others="discards a card"),
             Segment("bid", bids, doc="bid this contract (the variant's ladder, lowest first)"),
             Segment("hold", doc="Prisdorf: hold the later player's bid"),
             Segment("pass", doc="pass (auction, fipsen call)"),
@@ -119,29 +119,24 @@ class Fipsen(Game):
 
     def start_deal(self, state: FipsenState, deal: DealSpec | None) -> None:
         n = self.num_players
-        state.ledger.paid_in = [0] * n
+        state.clear_deal()
         if self.thedinghausen and state.race_won:  # a new race: everyone antes a hedewig
             state.race, state.race_won = [0] * n, False
             for seat in range(n):
                 state.ledger.pay_in(seat, 1)
         self.deal_cards(state, deal)
-        settle.update_scores(self, state)
+        self.update_scores(state)
 
     def deal_cards(self, state: FipsenState, deal: DealSpec | None) -> None:
         """Deal (again, after an all-pass) and open the call or the auction."""
         n = self.num_players
         state.hands, stock = self.complete_deal(state, deal, HAND_SIZE)
-        state.face_down, state.played = [[] for _ in range(n)], [[] for _ in range(n)]
-        state.tricks_won, state.passed, state.trick, state.tricks_played = [0] * n, [False] * n, [], 0
-        state.declarer = state.contract = state.highest = state.highest_bidder = state.fipsen = None
-        state.holder = state.challenger = None
-        state.holder_to_answer, state.playing_on, state.to_discard, state.breakdown = False, False, 0, {}
-        state.trump = state.turned = None
         forehand = (state.dealer + 1) % n
         if self.thedinghausen:
             state.turned, state.skat, state.aside = stock[0], [], stock[1:]
             state.trump = suit_of(state.turned)
-            state.phase, state.queue, state.to_act = Phase.CALL, seats_from(n, forehand), forehand
+            state.phase = Phase.CALL
+            ask_in_turn(state, seats_from(n, forehand))
             return
         state.skat, state.aside = stock[:self.spec.skat], stock[self.spec.skat:]
         auction.begin(self, state, forehand)
@@ -156,8 +151,7 @@ class Fipsen(Game):
         if phase is Phase.AUCTION:
             return auction.legal(self, state, seat)
         if phase is Phase.DISCARD:
-            start, index = self.actions.start["discard"], self.pack().index
-            return sorted(start + index[c] for c in state.hands[seat])
+            return self.actions.card_actions("discard", state.hands[seat])
         if phase is Phase.TRUMP:
             return [self.actions.id("trump", s) for s in auction.trump_choices(self)]
         return {Phase.CALL: [ids["pass"], ids["fipsen"]], Phase.KIEKER: [ids["concede"], ids["play_kieker"]],
@@ -168,9 +162,9 @@ class Fipsen(Game):
         seat = state.to_act
         name, item = self.actions.segment(action)
         if name == "play":
-            play.play_card(self, state, seat, self.pack().cards[item])
+            play.play_card(self, state, seat, self.actions.card(action))
         elif name == "discard":
-            auction.discard(self, state, seat, self.pack().cards[item])
+            auction.discard(self, state, seat, self.actions.card(action))
         elif name == "trump":
             state.trump = item
             play.begin_play(self, state)
@@ -182,7 +176,18 @@ class Fipsen(Game):
             auction.kieker(self, state, seat, concede=name == "concede")
         else:
             play.play_on(self, state, seat, on=name == "play_on")
-        settle.update_scores(self, state)
+        self.update_scores(state)
+
+    # ------------------------------------------------------------- bookkeeping
+    def update_scores(self, state: FipsenState) -> None:
+        """Hedewigs won in Thedinghausen, points on the sheet elsewhere, since the session began."""
+        if self.thedinghausen:
+            state.scores = state.net_results()
+        else:
+            state.scores = [a - b for a, b in zip(state.sheet, state.sheet_start, strict=True)]
+
+    def deal_facts(self, state: FipsenState) -> dict[str, Any]:
+        return {"tricks_won": list(state.tricks_won), "race": list(state.race), "sheet": list(state.sheet)}
 
     # ------------------------------------------------------------- rule queries
     def eligible(self, state: FipsenState, seat: int, contract: Contract) -> bool:
@@ -194,15 +199,6 @@ class Fipsen(Game):
         return settle.contract_value(self, state, level)
 
     # ------------------------------------------------------------- observation
-    def encode(self, state: FipsenState, seat: int, out: np.ndarray) -> None:
-        observe.encode(self, state, seat, out)
-
-    def view(self, state: FipsenState, seat: int) -> dict[str, Any]:
-        return observe.view(self, state, seat)
-
-    def render(self, state: FipsenState, seat: int | None = None) -> str:
-        return observe.render(self, state, seat)
-
     def shuffle_unseen(self, state: FipsenState, seat: int, rng: np.random.Generator) -> FipsenState:
         clone = state.clone()
         groups = [clone.hands[s] for s in range(self.num_players) if s != seat]

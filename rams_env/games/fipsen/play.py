@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from rams_env.core.trickplay import play_card as play_trick_card
 from rams_env.core.tricks import PlayRules
+from rams_env.core.turns import ask_next
 from rams_env.games.fipsen import settle
 from rams_env.games.fipsen.state import TRICKS, FipsenState, Phase
 
@@ -25,21 +26,17 @@ THEDINGHAUSEN_PLAY = PlayRules(follow=True, trump_when_void=True, head=True)  # 
 
 def legal(game: Fipsen, state: FipsenState, seat: int) -> list[int]:
     """The cards ``seat`` may play to the current trick, as action ids."""
-    start, index = game.actions.start["play"], game.pack().index
     rules = THEDINGHAUSEN_PLAY if game.thedinghausen else HOLSTEIN_PLAY
     cards_ = game.order(state).legal_plays(state.hands[seat], [c for _, c in state.trick], rules)
-    return sorted(start + index[c] for c in cards_)
+    return game.actions.card_actions("play", cards_)
 
 
 def call(game: Fipsen, state: FipsenState, seat: int, fipsen: bool) -> None:
     """Thedinghausen: in turn, announce "fipsen" (all five tricks) or pass; a call starts play at once."""
-    state.queue.pop(0)
     if fipsen:
         state.fipsen = seat
-    if fipsen or not state.queue:
+    if fipsen or not ask_next(state):
         begin_play(game, state)
-    else:
-        state.to_act = state.queue[0]
 
 
 def begin_play(game: Fipsen, state: FipsenState) -> None:
