@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from rams_env.core.game import Game, OptionError, StateEnum
+from rams_env.core.actions import Segment
+from rams_env.core.game import DealSpec, Game, OptionError, StateEnum
 from rams_env.core.perdeal import per_deal
 from rams_env.core.stakes import Ledger
 from rams_env.core.trickplay import TrickState
@@ -76,6 +77,8 @@ class PotState(LedgerState):
     """Every seat's bid as a deal starts (the game's Bid.NONE)."""
     bids: list[Any] = field(default_factory=list)  # each seat's public decision this deal
     pot_at_play: int = per_deal(0)  # the pot when trick play began: what shares and bêtes are measured by
+    shoves: int = per_deal(0, kept_on_redeal=True)  # games with shoving: times this deal was shoved on
+    pending_deal: DealSpec | None = None  # games with shoving: a fixed deal waiting for the dealer who deals
 
     def clear_deal(self, redeal: bool = False) -> None:
         super().clear_deal(redeal)
@@ -84,6 +87,12 @@ class PotState(LedgerState):
     def active(self, seat: int) -> bool:
         """Whether ``seat`` plays this deal's tricks (fill in from ``bids``)."""
         raise NotImplementedError
+
+
+def shove_segments(fee: str) -> list[Segment]:
+    """The actions of a dealer who may shove: deal, or pass the deal on leaving her ``fee`` in the pot."""
+    return [Segment("deal", doc="dealer: deal the cards"),
+            Segment("shove", doc=f"dealer: leave the {fee} in the pot and pass the deal on")]
 
 
 class PotGame(Game):
@@ -142,6 +151,20 @@ class PotGame(Game):
         state.breakdown.update({"shares": shares, "betes": betes, "pot_at_play": pot,
                                 "tricks_won": list(state.tricks_won)})
 
+    # ------------------------------------------------------------ shoving
+    def shove_actions(self, state: PotState) -> list[int]:
+        """Deal, or shove the deal on: each player may shove once per deal, so a deal always happens."""
+        ids = self.ids
+        return [ids["deal"], ids["shove"]] if state.shoves < self.num_players - 1 else [ids["deal"]]
+
+    def shove(self, state: PotState, seat: int, fee: int) -> None:
+        """``seat``'s ante or fee stays in the pot; the next player pays ``fee`` too and decides as dealer."""
+        state.shoves += 1
+        state.dealer = (seat + 1) % self.num_players
+        state.ledger.pay_in(state.dealer, fee)
+        state.to_act = state.dealer
+
+    # ------------------------------------------------------------ the end of a deal
     def deal_facts(self, state: PotState) -> dict[str, Any]:
         """A finished deal records the pot left for the next one and what each seat paid in."""
         return {"pot": state.ledger.pot, "paid_in": list(state.ledger.paid_in)}

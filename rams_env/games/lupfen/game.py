@@ -18,7 +18,7 @@ from rams_env.core.cards import LUPFEN_20, SUITS, RankOrder, rank_of, suit_of
 from rams_env.core.game import DealSpec, redeal_unseen
 from rams_env.core.global_state import Place
 from rams_env.core.observation import ObservationLayout
-from rams_env.core.potgame import PotGame
+from rams_env.core.potgame import PotGame, shove_segments
 from rams_env.core.private_choice import PrivateChoice
 from rams_env.core.seating import next_seat, seats_from
 from rams_env.core.trickplay import play_card
@@ -74,8 +74,7 @@ class Lupfen(PotGame):
             Segment("scrap", doc="two Unters and an Ober: call the deal off"),
             Segment("declare", doc="declare three Unters (wins the deal)"),
             Segment("keep", doc="do not call scrap (the only answer without two Unters and an Ober)"),
-            Segment("deal", doc="dealer: deal the cards"),
-            Segment("shove", doc="dealer: leave the fee in the pot and pass the deal on"),
+            *shove_segments("fee"),
         ])
 
     def build_observation(self) -> ObservationLayout:
@@ -160,7 +159,7 @@ class Lupfen(PotGame):
             return self.scrap_offer.legal(state)
         if phase is Phase.DECLARE:
             return [ids["declare"]]
-        return [ids["deal"], ids["shove"]] if state.shoves < self.num_players - 1 else [ids["deal"]]
+        return self.shove_actions(state)
 
     # ------------------------------------------------------------------ apply
     def apply_action(self, state: LupfenState, action: int) -> None:
@@ -190,11 +189,8 @@ class Lupfen(PotGame):
         Each player may shove once per deal, so a deal always happens.
         """
         if shove:
-            state.shoves += 1
-            state.dealer = (seat + 1) % self.num_players
-            state.ledger.pay_in(state.dealer, self.rules.dealer_fee)
+            self.shove(state, seat, self.rules.dealer_fee)
             state.round = Round.FORCE if state.ledger.pot == 0 else Round.LUPFEN
-            state.to_act = state.dealer
             return
         self._deal(state)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rams_env.core.game import DealSpec, StateEnum
+from rams_env.core.game import StateEnum
 from rams_env.core.perdeal import per_deal, per_seat
 from rams_env.core.potgame import PotState
 
@@ -38,7 +38,6 @@ class LupfenState(PotState):
     NO_BID = Bid.NONE
     round: Round = Round.FORCE
     phase: Phase = Phase.LIFT
-    pending_deal: DealSpec | None = None  # a fixed deal waiting for the dealer who deals (after shoving)
     stock: list[int] = field(default_factory=list)  # top first; the top card is turned for trump
     trump: int | None = per_deal(None)
     turned: int | None = per_deal(None)
@@ -46,7 +45,6 @@ class LupfenState(PotState):
     blind: bool = per_deal(False)
     looked: list[bool] = field(default_factory=list)  # set with every deal: False until a blind lift is declined
     staender: list[bool] = per_seat(False)
-    shoves: int = per_deal(0, kept_on_redeal=True)
     redeals: int = per_deal(0, kept_on_redeal=True)
 
     def active(self, seat: int) -> bool:

@@ -23,7 +23,7 @@ from rams_env.core.exchange import TalonExchange, exchange_segments
 from rams_env.core.game import DealSpec, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
 from rams_env.core.observation import ObservationLayout
-from rams_env.core.potgame import PotGame
+from rams_env.core.potgame import PotGame, shove_segments
 from rams_env.core.private_choice import PrivateChoice
 from rams_env.core.tricks import PlayRules, TrickOrder
 from rams_env.games.tippen import bidding, observe, play, privileges
@@ -79,8 +79,7 @@ class Tippen(PotGame):
             Segment("decline", doc="do not use the privilege (knock, sniff, rob); without the trump 7 the only answer"),
             Segment("rob", doc="holder of the trump 7: take the upcard, discard one"),
             Segment("drop", doc="sniffing dealer (1859): drop out, paying a simple bête"),
-            Segment("deal", doc="dealer: deal"),
-            Segment("shove", doc="dealer: leave the ante in the pot and pass the deal on"),
+            *shove_segments("ante"),
         ])
 
     def build_observation(self) -> ObservationLayout:
@@ -153,7 +152,7 @@ class Tippen(PotGame):
             Phase.DEALER: [ids["knock" if self.rules.dealer_option is DealerOption.KNOCK else "sniff"],
                            ids["decline"]],
             Phase.DROP: [ids["tap"], ids["drop"]],
-            Phase.SHOVE: [ids["deal"], ids["shove"]] if state.shoves < self.num_players - 1 else [ids["deal"]],
+            Phase.SHOVE: self.shove_actions(state),
         }[phase]
 
     # ------------------------------------------------------------------ apply
@@ -184,10 +183,7 @@ class Tippen(PotGame):
     def _shove_decision(self, state: TippenState, seat: int, shove: bool) -> None:
         """Shoving: the next player antes too and deals; each may shove once, so a deal happens."""
         if shove:
-            state.shoves += 1
-            state.dealer = (seat + 1) % self.num_players
-            state.ledger.pay_in(state.dealer, self.rules.stake)
-            state.to_act = state.dealer
+            self.shove(state, seat, self.rules.stake)
         else:
             self._deal(state)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rams_env.core.exchange import ExchangeState
-from rams_env.core.game import DealSpec, StateEnum
+from rams_env.core.game import StateEnum
 from rams_env.core.perdeal import per_deal
 
 
@@ -34,14 +34,12 @@ class TippenState(ExchangeState):
 
     NO_BID = Bid.NONE
     phase: Phase = Phase.BID
-    pending_deal: DealSpec | None = None  # a fixed deal waiting for the dealer who deals (after shoving)
     trump_card: int = per_deal(-1)
     trump: int = 0
     upcard_public: bool = per_deal(True)  # False once a knocking/sniffing (Grupp) dealer took it unseen
     upcard_taken_by: int | None = per_deal(None)
     privileged: int | None = per_deal(None)  # the dealer who knocked or sniffed
     dropped: bool = per_deal(False)
-    shoves: int = per_deal(0)
     hops: int = per_deal(0)
     first_trick_winner: int | None = per_deal(None)
     forced: bool = False  # set as the cards are dealt: only the basic stake in the pot, everyone plays
