@@ -110,3 +110,24 @@ def test_a_played_pot_deal_settles_shares_first_then_betes():
     assert breakdown["shares"] == {s: pot // 3 * t for s, t in enumerate(breakdown["tricks_won"])}
     assert breakdown["betes"] == {s: pot if t == 0 else 0 for s, t in enumerate(breakdown["tricks_won"])}
     assert breakdown["pot"] == pot - sum(breakdown["shares"].values()) + sum(breakdown["betes"].values())
+
+
+def test_a_sixth_pot_game_by_the_recipe_plays_sessions_through_the_generic_env(monkeypatch):
+    """docs/architecture.md's recipe: a small package on the base plus one registry line is a working game."""
+    from rams_env import registry
+    from tests.conformance import random_playout
+
+    monkeypatch.setitem(registry.GAMES, "dreiblatt", "tests.sixth_potgame:Dreiblatt")
+    rng = np.random.default_rng(0)
+    for n in (3, 5):
+        for seed in range(5):
+            random_playout(rams_env.make("dreiblatt", n, episode="session"), seed, rng, check_hidden_every=3)
+    env = rams_env.make("dreiblatt", 3, episode="session")
+    env.reset(seed=1, options={"pot": 9, "bankrolls": [10, 20, 30]})
+    raw = env.unwrapped
+    while not raw.game_state.terminal:
+        raw.game.apply(raw.game_state, raw.game.legal_actions(raw.game_state)[0])
+    state = raw.game_state
+    assert state.deals_played == 5 and state.ledger.total == 9 + 60
+    assert state.scores == [b - b0 for b, b0 in zip(state.ledger.bankrolls, [10, 20, 30], strict=True)]
+    assert all("reason" in b and "paid_in" in b for b in state.deal_breakdowns)
