@@ -3,8 +3,9 @@
 "Dreiblatt" (made up for the test): the dealer antes three chips, everyone gets three cards of the
 20-card pack; from forehand each taps or passes; nobody: the pot stays; one: she takes it; else three
 tricks, follow suit, no trumps; a third of the pot per trick, the pot as a bête without a trick.
-Rules, State, Game and observer below are all a game writes; the base does session, ledger, scores,
-settlement, end of deal, conservation and the observer calls. tests/test_potgame.py plays it.
+Rules, State, Game with its PHASE_TABLE, and observer below are all a game writes; the base does session,
+ledger, scores, settlement, end of deal, conservation and the observer calls; the table dispatches each
+action. tests/test_potgame.py plays it.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from typing import Any, ClassVar
 import numpy as np
 
 from rams_env.core import observation_core as core
-from rams_env.core.actions import ActionLayout, Segment, play_segment
+from rams_env.core.actions import ActionLayout, ActionName, Segment, play_segment
 from rams_env.core.cards import LUPFEN_20, RankOrder, codes
 from rams_env.core.encoding import put_cards
 from rams_env.core.game import StateEnum, redeal_unseen
 from rams_env.core.observation import Field, ObservationLayout
+from rams_env.core.phases import END, Next, PhaseTable, Step, offer
 from rams_env.core.potgame import PotGame, PotState
 from rams_env.core.rules import Rules
 from rams_env.core.seating import next_seat, seats_from
@@ -56,6 +58,12 @@ class DreiblattRules(Rules):
 class Phase(StateEnum):
     BID = "bid"
     PLAY = "play"
+
+
+class Act(ActionName):
+    PLAY = "play"
+    TAP = "tap"
+    PASS = "pass"
 
 
 class Bid(StateEnum):
@@ -116,7 +124,7 @@ class Dreiblatt(PotGame):
     default_players = 3
 
     def build_actions(self) -> ActionLayout:
-        return ActionLayout([play_segment(self.pack()), Segment("tap"), Segment("pass")])
+        return ActionLayout([play_segment(self.pack()), Segment(Act.TAP), Segment(Act.PASS)], names=Act)
 
     def build_observation(self) -> ObservationLayout:
         return _layout(self.num_players)
@@ -125,39 +133,47 @@ class Dreiblatt(PotGame):
         state.clear_deal()
         state.ledger.pay_in(state.dealer, self.rules.stake)
         state.hands, _ = self.complete_deal(state, deal, TRICKS)
-        state.phase = Phase.BID
-        ask_in_turn(state, seats_from(self.num_players, state.dealer + 1))
+        PHASE_TABLE.start(self, state, Phase.BID)
         self.update_scores(state)
 
     def legal_actions(self, state: DreiblattState) -> list[int]:
-        if state.terminal:
-            return []
-        if state.phase is Phase.BID:
-            return [self.ids["tap"], self.ids["pass"]]
-        trick = [c for _, c in state.trick]
-        return self.actions.card_actions("play", ORDER.legal_plays(state.hands[state.to_act], trick,
-                                                                   PlayRules(follow=True)))
+        return [] if state.terminal else PHASE_TABLE.legal(self, state)
 
     def apply_action(self, state: DreiblattState, action: int) -> None:
-        if state.phase is Phase.BID:
-            self._bid(state, state.to_act, tap=action == self.ids["tap"])
-        elif play_card(state, state.to_act, self.actions.card(action), ORDER, state.active) and \
-                state.tricks_played == TRICKS:
-            self.settle(state)
-            self.end_deal(state, "played")
+        PHASE_TABLE.apply(self, state, action)
         self.update_scores(state)
 
-    def _bid(self, state: DreiblattState, seat: int, tap: bool) -> None:
-        state.bids[seat] = Bid.TAP if tap else Bid.PASS
+    def begin_bidding(self, state: DreiblattState) -> Next:
+        ask_in_turn(state, seats_from(self.num_players, state.dealer + 1))
+        return None
+
+    def bid(self, state: DreiblattState, seat: int, name: Act, item: int) -> Next:
+        state.bids[seat] = Bid.TAP if name is Act.TAP else Bid.PASS
         if ask_next(state):
-            return
+            return None
         active = [s for s in range(self.num_players) if state.active(s)]
         if len(active) == 1:
             state.ledger.take_out(active[0], state.ledger.pot)
         if len(active) <= 1:
             self.end_deal(state, "lone_player" if active else "all_passed")
-            return
+            return END
+        return Phase.PLAY
+
+    def enter_play(self, state: DreiblattState) -> Next:
         self.begin_play(state, next_seat(self.num_players, state.dealer, state.active))
+        return None
+
+    def legal_play(self, state: DreiblattState) -> list[int]:
+        trick = [c for _, c in state.trick]
+        return self.actions.card_actions(Act.PLAY, ORDER.legal_plays(state.hands[state.to_act], trick,
+                                                                     PlayRules(follow=True)))
+
+    def play(self, state: DreiblattState, seat: int, name: Act, item: int) -> Next:
+        if play_card(state, seat, LUPFEN_20.cards[item], ORDER, state.active) and state.tricks_played == TRICKS:
+            self.settle(state)
+            self.end_deal(state, "played")
+            return END
+        return None
 
     def seat_bete(self, state: DreiblattState, seat: int, pot: int) -> int:
         return self.rules.bete_for(pot, state.tricks_won[seat])
@@ -170,3 +186,10 @@ class Dreiblatt(PotGame):
         clone = state.clone()
         redeal_unseen([clone.hands[s] for s in range(self.num_players) if s != seat], rng)
         return clone
+
+
+PHASE_TABLE = PhaseTable({
+    Phase.BID: Step(offer(Act.TAP, Act.PASS), Dreiblatt.bid, then=(Phase.PLAY, END), enter=Dreiblatt.begin_bidding),
+    Phase.PLAY: Step(Dreiblatt.legal_play, Dreiblatt.play, then=(END,), enter=Dreiblatt.enter_play),
+}, first=(Phase.BID,))
+"""Dreiblatt's deal: tap or pass in turn (fewer than two end it), then the three tricks."""
