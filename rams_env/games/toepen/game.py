@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.core.actions import ActionLayout, Segment
+from rams_env.core.actions import ActionLayout, Segment, play_segment
 from rams_env.core.cards import PIQUET_32, SUITS, Pack, RankOrder
 from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
@@ -51,7 +51,6 @@ class Toepen(Game):
         super().__init__(num_players, rules, session=session)
         self.order = TrickOrder(RANKS)
         self.precedence = [SUITS.index(s) for s in self.rules.suit_precedence]
-        self.play_ids = [self.actions.id("play", i) for i in range(len(PIQUET_32))]
         self.jack_announcement = PrivateChoice((self.ids["announce"], self.ids["silent"]), self.ids["silent"],
                                                openings.may_announce_jacks)
         """Every player still in is asked; only three or four jacks may whistle or stand up."""
@@ -65,7 +64,7 @@ class Toepen(Game):
 
     def build_actions(self) -> ActionLayout:
         return ActionLayout([
-            Segment("play", PIQUET_32.codes, bare=True, doc="play this card"),
+            play_segment(PIQUET_32),
             Segment("knock", doc="raise the stake by one life"),
             Segment("pass", doc="do not knock now (any-time knock window)"),
             Segment("stay", doc="stay in after a knock (or the poverty raise)"),
@@ -146,7 +145,7 @@ class Toepen(Game):
         seat = state.to_act
         name, item = self.actions.segment(action)
         if name == "play":
-            play.play_card(self, state, seat, PIQUET_32.cards[item])
+            play.play_card(self, state, seat, self.actions.card(action))
         elif name == "knock":
             play.knock(self, state, seat)
         elif name == "pass":

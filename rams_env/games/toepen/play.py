@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rams_env.core.cards import PIQUET_32
 from rams_env.core.seating import next_seat, seats_from
 from rams_env.core.tricks import PlayRules, winner_with_precedence
 from rams_env.games.toepen.rules import FoldedWinner, KnockTiming
@@ -88,8 +87,7 @@ def legal(game: Toepen, state: ToepenState) -> list[int]:
     """The cards the player to act may play (and, with before-play knocking, knock), as action ids."""
     seat = state.to_act
     cards = game.order.legal_plays(state.hands[seat], [c for _, c in state.trick], FOLLOW_SUIT)
-    index = PIQUET_32.index
-    legal_ids = sorted(game.play_ids[index[c]] for c in cards)
+    legal_ids = game.actions.card_actions("play", cards)
     if game.rules.knock_timing is KnockTiming.BEFORE_PLAY and game.can_knock(state, seat):
         legal_ids.append(game.ids["knock"])
     return legal_ids
