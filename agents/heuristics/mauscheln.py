@@ -23,7 +23,8 @@ from agents.heuristics.potbids import (
     play_in_trick,
 )
 from agents.heuristics.trumpplay import HandEstimate, TrumpTable, discard_order, played_cards, unseen_cards
-from rams_env.core.cards import NATURAL_ORDER
+from rams_env.core.cards import NATURAL_ORDER, code
+from rams_env.games.mauscheln.game import BELLI, WELI
 from rams_env.games.mauscheln.rules import HAND_SIZE, TRICKS
 from rams_env.games.mauscheln.state import Act
 
@@ -74,7 +75,7 @@ class MauschelnHeuristic(HeuristicAgent):
 
     # ------------------------------------------------------------ knowledge
     def _table(self, view: dict[str, Any]) -> TrumpTable:
-        tops = ("7d",) if self.rules.belli else ("6d",) if self.rules.weli else ()
+        tops = (code(BELLI),) if self.rules.belli else (code(WELI),) if self.rules.weli else ()
         return TrumpTable.make(NATURAL_ORDER, view["trump"], tops, 1)
 
     def _unseen(self, view: dict[str, Any]) -> list[str]:

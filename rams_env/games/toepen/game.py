@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.core.actions import ActionLayout, Segment
+from rams_env.core.actions import ActionLayout, Segment, play_segment
 from rams_env.core.cards import PIQUET_32, SUITS, Pack, RankOrder
 from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
@@ -53,7 +53,6 @@ class Toepen(Game):
         super().__init__(num_players, rules, session=session)
         self.order = TrickOrder(RANKS)
         self.precedence = [SUITS.index(s) for s in self.rules.suit_precedence]
-        self.play_ids = [self.actions.id(Act.PLAY, i) for i in range(len(PIQUET_32))]
         self.jack_announcement = PrivateChoice((self.ids[Act.ANNOUNCE], self.ids[Act.SILENT]), self.ids[Act.SILENT],
                                                openings.may_announce_jacks)
         """Every player still in is asked; only three or four jacks may whistle or stand up."""
@@ -67,7 +66,7 @@ class Toepen(Game):
 
     def build_actions(self) -> ActionLayout:
         return ActionLayout([
-            Segment(Act.PLAY, PIQUET_32.codes, bare=True, doc="play this card"),
+            play_segment(PIQUET_32),
             Segment(Act.KNOCK, doc="raise the stake by one life"),
             Segment(Act.PASS, doc="do not knock now (any-time knock window)"),
             Segment(Act.STAY, doc="stay in after a knock (or the poverty raise)"),
