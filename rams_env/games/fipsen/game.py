@@ -184,9 +184,9 @@ class Fipsen(Game):
 PHASE_TABLE = PhaseTable({
     Phase.CALL: Step(offer(Act.PASS, Act.FIPSEN), play.call, then=(Phase.PLAY,), enter=play.begin_call),
     Phase.AUCTION: Step(auction.legal, auction.step, enter=auction.begin,
-                        then=(Phase.AUCTION, Phase.DISCARD, Phase.KIEKER, Phase.TRUMP, Phase.PLAY, END)),
+                        then=(Phase.AUCTION, Phase.DISCARD, Phase.TRUMP, Phase.PLAY, END)),
     Phase.DISCARD: Step(auction.legal_discard, auction.discard, then=(Phase.KIEKER, Phase.TRUMP, Phase.PLAY)),
-    Phase.KIEKER: Step(offer(Act.CONCEDE, Act.PLAY_KIEKER), auction.kieker, then=(Phase.TRUMP, Phase.PLAY, END)),
+    Phase.KIEKER: Step(offer(Act.CONCEDE, Act.PLAY_KIEKER), auction.kieker, then=(Phase.TRUMP, END)),
     Phase.TRUMP: Step(auction.legal_trump, auction.name_trumps, then=(Phase.PLAY,)),
     Phase.PLAY: Step(play.legal, play.play_card, then=(Phase.PLAY_ON, END), enter=play.begin_play),
     Phase.PLAY_ON: Step(offer(Act.PLAY_ON, Act.STOP), play.play_on, then=(Phase.PLAY, END)),
@@ -194,6 +194,7 @@ PHASE_TABLE = PhaseTable({
 """Fipsen's deal: each phase's legal actions, handler, set-up, and the phases that may follow.
 
 Thedinghausen: the fipsen call, then play. The other games: the auction (an all-pass deals again), the
-declarer's discards after picking up, the Grossenaspe Kieker (concede or play), trumps named unless the
-contract fixes them, play; Grossenaspe asks whether to play on once the bid is made.
+declarer's discards after picking up (a Kieker always discards seven, then concedes or plays, naming
+trumps), trumps named unless the contract fixes them, play; Grossenaspe asks whether to play on once the
+bid is made.
 """

@@ -156,7 +156,7 @@ class Toepen(Game):
 
 
 PHASE_TABLE = PhaseTable({
-    Phase.DIRTY: Step(offer(Act.DIRTY, Act.KEEP), openings.dirty_decision, enter=openings.next_dirty,
+    Phase.DIRTY: Step(offer(Act.DIRTY, Act.KEEP), openings.dirty_decision, enter=openings.continue_dirty,
                       then=(Phase.DIRTY, Phase.CHALLENGE, Phase.ANNOUNCE)),
     Phase.CHALLENGE: Step(offer(Act.CHALLENGE, Act.ACCEPT), openings.challenge_decision, then=(Phase.DIRTY,)),
     Phase.ANNOUNCE: Step(openings.legal_announce, openings.announce_decision, enter=openings.begin_announce,

@@ -32,7 +32,7 @@ def begin_dirty(game: Toepen, state: ToepenState) -> Next:
     return Phase.DIRTY
 
 
-def next_dirty(game: Toepen, state: ToepenState) -> Next:
+def continue_dirty(game: Toepen, state: ToepenState) -> Next:
     """The next player to decide on her hand (the claimant again after a claim); none left: announcements."""
     if state.queue and len(state.stock) >= HAND_SIZE:
         state.to_act = state.queue[0]
