@@ -168,8 +168,8 @@ class Dreiblatt(PotGame):
         return self.actions.card_actions(Act.PLAY, ORDER.legal_plays(state.hands[state.to_act], trick,
                                                                      PlayRules(follow=True)))
 
-    def play(self, state: DreiblattState, seat: int, name: Act, item: int) -> Next:
-        if play_card(state, seat, LUPFEN_20.cards[item], ORDER, state.active) and state.tricks_played == TRICKS:
+    def play(self, state: DreiblattState, seat: int, name: Act, card: int) -> Next:
+        if play_card(state, seat, card, ORDER, state.active) and state.tricks_played == TRICKS:
             self.settle(state)
             self.end_deal(state, "played")
             return END

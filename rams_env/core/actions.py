@@ -118,10 +118,16 @@ class ActionLayout:
 
     def card(self, action: int) -> int:
         """The card an action of a card segment names."""
-        seg = self._segment_of[action]
-        if seg.pack is None:
+        if self._segment_of[action].pack is None:
             raise ValueError(f"action {action} ({self.labels[action]!r}) names no card")
-        return seg.pack.cards[action - self.start[seg.name]]
+        return self.decode(action)[1]
+
+    def decode(self, action: int) -> tuple[str, int]:
+        """(segment name, item) of an action id, the item being the card itself in a card segment (play,
+        discard) and the index in its segment otherwise: what the phase handlers are handed."""
+        seg = self._segment_of[action]
+        index = action - self.start[seg.name]
+        return seg.name, index if seg.pack is None else seg.pack.cards[index]
 
     def _card_segment(self, name: str) -> Segment:
         seg = self._named[name]

@@ -75,6 +75,11 @@ class TalonExchange:
             legal.append(self.actions.start["done"])
         return legal
 
+    def act(self, state: ExchangeState, seat: int, name: str, card: int) -> bool:
+        """One exchange action of ``seat`` (a phase handler's call): "done" ends her exchange, a discard lays
+        ``card`` face down. False once the whole exchange is over."""
+        return self.finish(state, seat) if name == "done" else self.discard(state, seat, card)
+
     def discard(self, state: ExchangeState, seat: int, card: int) -> bool:
         """``seat`` discards ``card``; at her limit her exchange ends. False once the whole exchange is over."""
         discard_face_down(state, seat, card)

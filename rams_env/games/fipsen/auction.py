@@ -163,8 +163,8 @@ def legal_discard(game: Fipsen, state: FipsenState) -> list[int]:
     return game.actions.card_actions(Act.DISCARD, state.hands[state.to_act])
 
 
-def discard(game: Fipsen, state: FipsenState, seat: int, name: Act, item: int) -> Next:
-    discard_face_down(state, seat, game.pack().cards[item])
+def discard(game: Fipsen, state: FipsenState, seat: int, name: Act, card: int) -> Next:
+    discard_face_down(state, seat, card)
     state.to_discard -= 1
     return _after_discards(game, state) if state.to_discard == 0 else None
 

@@ -56,8 +56,8 @@ def begin_play(game: Fipsen, state: FipsenState) -> Next:
     return None
 
 
-def play_card(game: Fipsen, state: FipsenState, seat: int, name: Act, item: int) -> Next:
-    if play_trick_card(state, seat, game.pack().cards[item], game.order(state), lambda s: True) is None:
+def play_card(game: Fipsen, state: FipsenState, seat: int, name: Act, card: int) -> Next:
+    if play_trick_card(state, seat, card, game.order(state), lambda s: True) is None:
         return None
     if game.thedinghausen:
         settle.race_trick(game, state, state.leader)

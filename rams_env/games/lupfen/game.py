@@ -266,8 +266,8 @@ class Lupfen(PotGame):
         self.begin_play(state, next_seat(self.num_players, state.dealer, state.active))
         return None
 
-    def play(self, state: LupfenState, seat: int, name: Act, item: int) -> Next:
-        trick = play_card(state, seat, LUPFEN_20.cards[item], self._orders[state.trump], state.active)
+    def play(self, state: LupfenState, seat: int, name: Act, card: int) -> Next:
+        trick = play_card(state, seat, card, self._orders[state.trump], state.active)
         if trick is not None and state.tricks_played == TRICKS:
             self.settle(state)  # a third of the pot per trick; a trickless player pays the pot (double when blind)
             self.end_deal(state, "played")

@@ -191,11 +191,7 @@ class Mauscheln(PotGame):
 
     def exchange_card(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
         """One more card on the bonfire, or ``done``: the talon (and a knocker's turn-up) replaces them."""
-        if name is Act.DONE:
-            going_on = self.exchange.finish(state, seat)
-        else:
-            going_on = self.exchange.discard(state, seat, self.pack().cards[item])
-        return None if going_on else Phase.PLAY
+        return None if self.exchange.act(state, seat, name, item) else Phase.PLAY
 
     # --------------------------------------------------------------- tricks
     def enter_play(self, state: MauschelnState) -> Next:
@@ -203,8 +199,8 @@ class Mauscheln(PotGame):
         self.begin_play(state, state.sneaker)
         return None
 
-    def play(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
-        trick = play_card(state, seat, self.pack().cards[item], self.order(state), state.active)
+    def play(self, state: MauschelnState, seat: int, name: Act, card: int) -> Next:
+        trick = play_card(state, seat, card, self.order(state), state.active)
         if trick is None:
             return None
         winning_card = next(c for s, c in trick if s == state.leader)

@@ -72,8 +72,4 @@ def begin_exchange(game: Tippen, state: TippenState) -> Next:
 
 def exchange(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
     """One more card discarded, or ``done``: the talon replaces the cards discarded; the next player exchanges."""
-    if name is Act.DONE:
-        going_on = game.exchange.finish(state, seat)
-    else:
-        going_on = game.exchange.discard(state, seat, game.pack().cards[item])
-    return None if going_on else Phase.PLAY
+    return None if game.exchange.act(state, seat, name, item) else Phase.PLAY

@@ -43,8 +43,8 @@ def begin_play(game: Tippen, state: TippenState) -> Next:
     return None
 
 
-def play_card(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
-    if play_trick_card(state, seat, game.pack().cards[item], game.order(state), state.active) is None:
+def play_card(game: Tippen, state: TippenState, seat: int, name: Act, card: int) -> Next:
+    if play_trick_card(state, seat, card, game.order(state), state.active) is None:
         return None
     if state.tricks_played == 1:
         state.first_trick_winner = state.leader

@@ -74,10 +74,9 @@ def rob_decision(game: Tippen, state: TippenState, seat: int, name: Act, item: i
     return Phase.DISCARD
 
 
-def discard(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
+def discard(game: Tippen, state: TippenState, seat: int, name: Act, card: int) -> Next:
     """The knocker, sniffer or robber lays one card face down for the upcard taken."""
-    card_id = game.pack().cards[item]
-    discard_face_down(state, seat, card_id)
+    discard_face_down(state, seat, card)
     if seat == state.privileged and game.rules.dealer_option is DealerOption.SNIFF_ALVENSLEBEN:
         return Phase.DROP  # play, or drop out paying a simple bête
     if seat == state.privileged:

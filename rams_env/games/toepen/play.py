@@ -121,11 +121,11 @@ def _next_to_play(game: Toepen, state: ToepenState) -> int | None:
     return seat
 
 
-def play(game: Toepen, state: ToepenState, seat: int, name: Act, item: int) -> Next:
+def play(game: Toepen, state: ToepenState, seat: int, name: Act, card: int) -> Next:
     """A card to the trick, or (before-play knocking) a knock first."""
     if name is Act.KNOCK:
         return knock(game, state, seat)
-    return play_card(game, state, seat, game.pack().cards[item])
+    return play_card(game, state, seat, card)
 
 
 def play_card(game: Toepen, state: ToepenState, seat: int, card: int) -> Next:
