@@ -56,6 +56,8 @@ class DreiblattRules(Rules):
 
 
 class Phase(StateEnum):
+    """Tap or pass, then the tricks."""
+
     BID = "bid"
     PLAY = "play"
 
@@ -67,13 +69,13 @@ class Act(ActionName):
 
 
 class Bid(StateEnum):
-    NONE = 0
-    PASS = 1
-    TAP = 2
+    NONE, PASS, TAP = 0, 1, 2
 
 
 @dataclass
 class DreiblattState(PotState):
+    """Only the game's own fields: ledger, bids, queue, tricks, pot at play, breakdown are the bases'."""
+
     NO_BID = Bid.NONE
     phase: Phase = Phase.BID
 
