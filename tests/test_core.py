@@ -25,7 +25,7 @@ from rams_env.core.cards import (
 )
 from rams_env.core.observation import Field, ObservationLayout
 from rams_env.core.rules import Rules, RulesError, require
-from rams_env.core.stakes import Ledger, StakeError, trick_shares
+from rams_env.core.stakes import Ledger, StakeError
 from rams_env.core.tricks import NO_TRUMP, Lead, PlayRules, TrickOrder, winner_with_precedence
 
 H, S, D, C = 2, 1, 3, 0  # suit indices of c s h d
@@ -156,7 +156,12 @@ def test_ledger_conserves_and_rejects_bad_amounts():
 
 
 def test_trick_shares_leave_the_remainder_in_the_pot():
-    assert trick_shares(10, [1, 2, 0], 3) == [3, 6, 0]
+    from rams_env.games.lupfen.rules import LupfenRules
+
+    ledger = Ledger([0, 0, 0], pot=10)
+    per_trick = LupfenRules().share_per_trick(ledger.pot)
+    ledger.settle_tricks({0: per_trick * 1, 1: per_trick * 2, 2: 0}, {2: 10})
+    assert ledger.bankrolls == [3, 6, -10] and ledger.pot == 1 + 10
 
 
 # ------------------------------------------------------------------- actions, obs

@@ -20,10 +20,10 @@ from agents.heuristics.trumpplay import (
     mean_chance,
 )
 from rams_env.core.cards import NATURAL_ORDER, SUITS
+from rams_env.games.fipsen import auction, settle
 from rams_env.games.fipsen.contracts import Contract, Talon, Trumps
-from rams_env.games.fipsen.rules import Variant
+from rams_env.games.fipsen.state import HAND_SIZE as HAND
 
-HAND = 5
 TALON_DRAW = {Talon.NONE: 0, Talon.SKAT: 2, Talon.KIEKER: 5, Talon.DUTT: 5, Talon.KIEKER_ALL: 5}
 """Cards of a pick-up that can replace a weak hand card (a Grossenaspe Kieker replaces the whole hand)."""
 
@@ -43,11 +43,8 @@ def table_for(trump: str) -> TrumpTable:
 
 
 def trump_choices(game) -> list[str]:
-    """Suits a declarer may name (public rules): Mecklenburg keeps diamonds for its Ruten bids."""
-    suits = sorted({c[-1] for c in game.pack().codes}, key=SUITS.index)
-    if game.rules.variant in (Variant.ANSEGGERFIPS, Variant.DUTTFIPS):
-        suits.remove(game.spec.preference)
-    return suits
+    """Suits a declarer may name, by the engine's rule (Mecklenburg keeps diamonds for its Ruten bids)."""
+    return [SUITS[s] for s in auction.trump_choices(game)]
 
 
 def chances(trump: str, hand: Sequence[str], know: Knowledge, ruff_weight: float = 1.0) -> dict[str, float]:
@@ -99,10 +96,7 @@ class Outlook:
 def payoff(game, contract: Contract, trump: str | None, est: HandEstimate) -> Outlook:
     """Expected points of declaring ``contract`` with the trick distribution ``est``."""
     spec = game.spec
-    value = contract.value
-    if (spec.preference_doubles and contract.trumps is Trumps.CHOSEN and not contract.fixed
-            and trump == spec.preference):
-        value *= 2
+    value = settle.contract_points(game, contract, None if trump is None else SUITS.index(trump))
     make = 1.0 - est.p_fewer(contract.tricks)
     slam = est.dist[HAND] if len(est.dist) > HAND else 0.0
     loss = value * (2 if spec.durch_doubles else 1)

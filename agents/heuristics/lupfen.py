@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from agents.heuristics.base import HeuristicAgent
-from agents.heuristics.potbids import expected_opponents, others_in, play_in_trick
+from agents.heuristics.potbids import expected_bete, expected_opponents, others_in, play_in_trick
 from agents.heuristics.trumpplay import CardPlayParams, TrumpTable, estimate_hand, played_cards, unseen_cards
 from rams_env.core.cards import LUPFEN_20
-from rams_env.games.lupfen.game import RANKS
+from rams_env.games.lupfen.game import RANKS, three_unters
+from rams_env.games.lupfen.rules import HAND_SIZE
 from rams_env.games.lupfen.state import Act
 
-HAND_SIZE = 3
 ACTIVE = ("lift", "join", "forced")
 """View bids of players who play this deal."""
 PACK = LUPFEN_20.codes
@@ -77,7 +77,7 @@ class LupfenHeuristic(HeuristicAgent):
     def _lift_value(self, view: dict[str, Any]) -> float:
         """Expected chips of lifting, averaged over the card the lift will turn."""
         hand, pot = view["hand"], view["pot"]
-        if self.rules.three_unters and len(hand) == HAND_SIZE and all(c[:-1] == "J" for c in hand):
+        if self.rules.three_unters and three_unters(list(LUPFEN_20.parse(hand))):
             return float(pot)
         _, undecided = others_in(view["bids"], ACTIVE)
         rate = self.params.join_rate
@@ -88,7 +88,8 @@ class LupfenHeuristic(HeuristicAgent):
         for turned in candidates:
             table = TrumpTable.make(RANKS, turned[-1])
             est = estimate_hand(table, hand, [c for c in candidates if c != turned], opponents, HAND_SIZE)
-            total += est.tricks * (pot // 3) - pot * est.p_blank
+            total += est.tricks * self.rules.share_per_trick(pot) - expected_bete(
+                est, lambda tricks: self.rules.bete_for(pot, tricks))
         return p_alone * pot + (1 - p_alone) * total / len(candidates)
 
     def _play_value(self, view: dict[str, Any]) -> float:
@@ -98,7 +99,8 @@ class LupfenHeuristic(HeuristicAgent):
         table = TrumpTable.make(RANKS, view["trump"])
         est = estimate_hand(table, view["hand"], unseen_cards(PACK, view["hand"], self._gone(view)), opponents,
                             HAND_SIZE)
-        return est.tricks * (pot // 3) - pot * (2 if view["blind"] else 1) * est.p_blank
+        return est.tricks * self.rules.share_per_trick(pot) - expected_bete(
+            est, lambda tricks: self.rules.bete_for(pot, tricks, view["blind"]))
 
     def _play(self, view: dict[str, Any], legal: list[str]) -> str:
         unseen = unseen_cards(PACK, view["hand"], self._gone(view))

@@ -17,16 +17,17 @@ from agents.heuristics.potbids import (
     ExchangeParams,
     estimate_with_exchange,
     exchange_choice,
+    expected_bete,
     expected_opponents,
     others_in,
     play_in_trick,
 )
 from agents.heuristics.trumpplay import HandEstimate, TrumpTable, discard_order, played_cards, unseen_cards
-from rams_env.core.cards import NATURAL_ORDER
-from rams_env.games.mauscheln.rules import TrickShare
+from rams_env.core.cards import NATURAL_ORDER, code
+from rams_env.games.mauscheln.game import BELLI, WELI
+from rams_env.games.mauscheln.rules import HAND_SIZE, TRICKS
 from rams_env.games.mauscheln.state import Act
 
-HAND_SIZE = 4
 ACTIVE = ("sneak", "join")
 """View bids of players who play this deal."""
 
@@ -59,7 +60,7 @@ class MauschelnHeuristic(HeuristicAgent):
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
         if len(legal) == 1:
             return legal[0]
-        phase, worth = view["phase"], self._share(view["pot"]) * 4
+        phase, worth = view["phase"], self.rules.share_per_trick(view["pot"]) * TRICKS
         if phase == "play":
             return self._play(view, legal)
         if phase == "exchange":
@@ -74,7 +75,7 @@ class MauschelnHeuristic(HeuristicAgent):
 
     # ------------------------------------------------------------ knowledge
     def _table(self, view: dict[str, Any]) -> TrumpTable:
-        tops = ("7d",) if self.rules.belli else ("6d",) if self.rules.weli else ()
+        tops = (code(BELLI),) if self.rules.belli else (code(WELI),) if self.rules.weli else ()
         return TrumpTable.make(NATURAL_ORDER, view["trump"], tops, 1)
 
     def _unseen(self, view: dict[str, Any]) -> list[str]:
@@ -84,9 +85,6 @@ class MauschelnHeuristic(HeuristicAgent):
         if not view["knocked"]:
             gone.append(view["turned"])
         return unseen_cards(self.game.pack().codes, view["hand"], gone)
-
-    def _share(self, pot: int) -> int:
-        return (pot if self.rules.trick_share is TrickShare.POT else self.rules.pinke) // 4
 
     def _estimate(self, view: dict[str, Any], opponents: float) -> HandEstimate:
         limit = min(self.rules.max_exchange, view["talon"])
@@ -99,11 +97,12 @@ class MauschelnHeuristic(HeuristicAgent):
         active, undecided = others_in(view["bids"], ACTIVE)
         rate, pot = self.params.join_rate, view["pot"]
         est = self._estimate(view, expected_opponents(active, undecided, rate))
+        played = est.tricks * self.rules.share_per_trick(pot) - expected_bete(
+            est, lambda tricks: self.rules.bete_for(pot, tricks, sneaker))
         if sneaker:
             p_alone = (1 - rate) ** undecided
-            played = est.tricks * self._share(pot) - pot * (2 * est.dist[0] + est.dist[1])
             return p_alone * pot + (1 - p_alone) * played
-        return est.tricks * self._share(pot) - pot * est.p_blank
+        return played
 
     # ------------------------------------------------------------ exchange and play
     def _exchange(self, view: dict[str, Any], legal: list[str]) -> str:

@@ -3,12 +3,14 @@
 In all three a player decides to come in against the players already in and those still to
 decide, values a hand by its trick chances (after the exchange, where the rules have one),
 exchanges its weak side cards, and plays a trick knowing how many active players follow. The
-games differ in what a trick earns and what a bête costs; those stay in each game's module.
+games differ in what a trick earns and what a bête costs: each heuristic asks its game's rules
+(``rules.share_per_trick(pot)``, ``rules.bete_for(pot, tricks, ...)``, the functions the engine
+settles with), never restating them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +47,12 @@ def others_in(bids: Sequence[str], active_bids: Sequence[str]) -> tuple[int, int
 def expected_opponents(active: int, undecided: int, join_rate: float) -> float:
     """The players expected to play against us: those in, plus ``join_rate`` of the undecided; at least one."""
     return max(active + join_rate * undecided, 1.0)
+
+
+def expected_bete(est: HandEstimate, bete_for_tricks: Callable[[int], int]) -> float:
+    """The bête a hand should pay on average: ``bete_for_tricks(k)`` (the engine's rule) weighted by the
+    chance of taking exactly k tricks."""
+    return sum(p * bete_for_tricks(k) for k, p in enumerate(est.dist))
 
 
 def estimate_with_exchange(table: TrumpTable, hand: Sequence[str], unseen: Sequence[str], opponents: float,

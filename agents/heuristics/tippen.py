@@ -18,13 +18,14 @@ from agents.heuristics.potbids import (
     ExchangeParams,
     estimate_with_exchange,
     exchange_choice,
+    expected_bete,
     expected_opponents,
     others_in,
     play_in_trick,
 )
 from agents.heuristics.trumpplay import HandEstimate, TrumpTable, discard_order, played_cards, unseen_cards
 from rams_env.core.cards import NATURAL_ORDER
-from rams_env.games.tippen.rules import Bete, DealerOption, TrickPays, TrumpFrom
+from rams_env.games.tippen.rules import DealerOption, TrumpFrom
 from rams_env.games.tippen.state import Act
 
 ACTIVE = ("play", "forced", "privileged")
@@ -97,18 +98,13 @@ class TippenHeuristic(HeuristicAgent):
             gone.append(upcard)
         return unseen_cards(self.game.pack().codes, view["hand"], gone)
 
-    def _share(self, pot: int) -> int:
-        pays, stake = self.rules.trick_pays, self.rules.stake
-        if pays is TrickPays.COUNTER or (pays is TrickPays.COUNTER_THEN_THIRD and pot == stake):
-            return 1
-        return pot // 3
-
     def _tricks_worth(self, view: dict[str, Any]) -> int:
         """What taking every trick earns: the scale of a bid's margin."""
-        return self._share(view["pot"]) * self.rules.hand_size
+        return self.rules.share_per_trick(view["pot"]) * self.rules.hand_size
 
-    def _bete(self, pot: int) -> int:
-        return pot if self.rules.bete is Bete.POT else self.rules.stake
+    def _bete(self, est: HandEstimate, pot: int, privileged: bool = False) -> float:
+        """The bête the hand should pay on average, by the engine's rule (a privileged dealer's own scale)."""
+        return expected_bete(est, lambda tricks: self.rules.bete_for(pot, tricks, privileged))
 
     def _estimate(self, view: dict[str, Any], table: TrumpTable, hand: list[str], unseen: list[str],
                   opponents: float, exchange: bool) -> HandEstimate:
@@ -124,7 +120,7 @@ class TippenHeuristic(HeuristicAgent):
         opponents = expected_opponents(active, undecided, self.params.join_rate)
         table = self._table(view)
         est = self._estimate(view, table, view["hand"], self._unseen(view), opponents, exchange=True)
-        played = est.tricks * self._share(pot) - est.p_blank * self._bete(pot)
+        played = est.tricks * self.rules.share_per_trick(pot) - self._bete(est, pot)
         return p_alone * pot + (1 - p_alone) * played
 
     def _drop_play_value(self, view: dict[str, Any]) -> float:
@@ -133,7 +129,7 @@ class TippenHeuristic(HeuristicAgent):
         table = self._table(view)
         est = self._estimate(view, table, view["hand"], self._unseen(view), opponents, exchange=True)
         pot = view["pot"]
-        return est.tricks * self._share(pot) - 2 * self._bete(pot) * est.p_blank
+        return est.tricks * self.rules.share_per_trick(pot) - self._bete(est, pot, privileged=True)
 
     def _dealer(self, view: dict[str, Any], legal: list[str]) -> str:
         stake = view["stake"]
@@ -147,7 +143,7 @@ class TippenHeuristic(HeuristicAgent):
         hand, pot, option = view["hand"], view["pot"], self.rules.dealer_option
         candidates = unseen_cards(self.game.pack().codes, hand)
         opponents = max(self.params.join_rate * (view["num_players"] - 1), 1.0)
-        share, bete, stake = self._share(pot), self._bete(pot), self.rules.stake
+        share, stake = self.rules.share_per_trick(pot), self.rules.stake
         sniff = decline = 0.0
         for upcard in candidates:
             table = self._table(view, trump=upcard[-1])
@@ -155,12 +151,13 @@ class TippenHeuristic(HeuristicAgent):
             taken = hand + [upcard]
             kept = [c for c in taken if c != discard_order(table, taken, unseen)[0]]
             est = self._estimate(view, table, kept, unseen, opponents, exchange=True)
-            if option is DealerOption.SNIFF_GRUPP:
-                sniff += est.tricks * share - bete * (2 * est.dist[0] + est.dist[1])
+            played = est.tricks * share - self._bete(est, pot, privileged=True)
+            if option is DealerOption.SNIFF_GRUPP:  # must take two tricks
+                sniff += played
             else:  # Alvensleben: play on for a double bête, or drop out for a single stake
-                sniff += max(est.tricks * share - 2 * bete * est.p_blank, -stake)
+                sniff += max(played, -stake)
             plain = self._estimate(view, table, hand, unseen + [upcard], opponents, exchange=True)
-            decline += max(plain.tricks * share - bete * plain.p_blank, 0.0)
+            decline += max(plain.tricks * share - self._bete(plain, pot), 0.0)
         return sniff / len(candidates), decline / len(candidates)
 
     # ------------------------------------------------------------ exchange and play

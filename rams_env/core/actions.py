@@ -13,9 +13,13 @@ play. The members are strings, so labels and ``start["play"]`` keep working.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rams_env.core.cards import Pack
 
 
 class UnknownActionLabel(ValueError):
@@ -34,6 +38,8 @@ class Segment:
            ``None`` for a single action labelled by the name alone.
     seen_by_others: what the other players learn of the action when its item is face down (a
            discard: ``"discards a card"``); empty when the label itself is public.
+    pack: a card segment (play, discard): one action per card of this pack, in pack order
+           (made by :meth:`cards`); the layout converts cards to ids and back.
     """
 
     name: str
@@ -41,6 +47,13 @@ class Segment:
     bare: bool = False
     doc: str = ""
     seen_by_others: str = ""
+    pack: Pack | None = None
+
+    @classmethod
+    def cards(cls, name: str, pack: Pack, *, bare: bool = False, doc: str = "",
+              seen_by_others: str = "") -> Segment:
+        """One action per card of ``pack``, labelled by its code (``bare``) or ``"name code"``."""
+        return cls(name, pack.codes, bare=bare, doc=doc, seen_by_others=seen_by_others, pack=pack)
 
     @property
     def size(self) -> int:
@@ -52,14 +65,22 @@ class Segment:
         return [item if self.bare else f"{self.name} {item}" for item in self.items]
 
 
+def play_segment(pack: Pack) -> Segment:
+    """Every trick game's first segment: one action per card, labelled by its code."""
+    return Segment.cards("play", pack, bare=True, doc="play this card")
+
+
 class ActionLayout:
     """The action space of a game: segments laid end to end."""
 
     def __init__(self, segments: Sequence[Segment], names: type[ActionName] | None = None) -> None:
-        """``names``: the game's segment-name enum; it must name exactly the segments declared."""
+        """``names``: the game's segment-name enum; it must name exactly the segments declared, and the
+        segments' names become its members (shared segments such as :func:`play_segment` spell strings)."""
+        if names is not None:
+            if {seg.name for seg in segments} != set(names):
+                raise ValueError(f"{names.__name__} must name exactly the action segments declared")
+            segments = [replace(seg, name=names(seg.name)) for seg in segments]
         self.segments = tuple(segments)
-        if names is not None and {seg.name for seg in self.segments} != set(names):
-            raise ValueError(f"{names.__name__} must name exactly the action segments declared")
         self.start: dict[str, int] = {}
         labels: list[str] = []
         for seg in self.segments:
@@ -72,6 +93,7 @@ class ActionLayout:
         self.labels = tuple(labels)
         self._ids = {label: i for i, label in enumerate(labels)}
         self._segment_of = [seg for seg in self.segments for _ in range(seg.size)]
+        self._named = {seg.name: seg for seg in self.segments}
 
     @property
     def size(self) -> int:
@@ -88,6 +110,30 @@ class ActionLayout:
     def id(self, name: str, item_index: int = 0) -> int:
         """Action id of the ``item_index``-th item of segment ``name``."""
         return self.start[name] + item_index
+
+    def card_actions(self, name: str, cards: Iterable[int]) -> list[int]:
+        """Sorted action ids of ``cards`` in the card segment ``name`` (the legal plays, discards)."""
+        start, index = self.start[name], self._card_segment(name).pack.index
+        return sorted(start + index[c] for c in cards)
+
+    def card(self, action: int) -> int:
+        """The card an action of a card segment names."""
+        if self._segment_of[action].pack is None:
+            raise ValueError(f"action {action} ({self.labels[action]!r}) names no card")
+        return self.decode(action)[1]
+
+    def decode(self, action: int) -> tuple[str, int]:
+        """(segment name, item) of an action id, the item being the card itself in a card segment (play,
+        discard) and the index in its segment otherwise: what the phase handlers are handed."""
+        seg = self._segment_of[action]
+        index = action - self.start[seg.name]
+        return seg.name, index if seg.pack is None else seg.pack.cards[index]
+
+    def _card_segment(self, name: str) -> Segment:
+        seg = self._named[name]
+        if seg.pack is None:
+            raise ValueError(f"action segment {name!r} is not a card segment (declare it with Segment.cards)")
+        return seg
 
     def label(self, action: int) -> str:
         return self.labels[action]

@@ -17,7 +17,7 @@ import functools
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -27,6 +27,7 @@ from rams_env.core.actions import ActionLayout
 from rams_env.core.cards import CardError, Pack, check_disjoint, code
 from rams_env.core.global_state import Place, state_layout
 from rams_env.core.observation import ObservationLayout
+from rams_env.core.perdeal import PER_DEAL, per_deal_dict, per_deal_list
 from rams_env.core.rules import Rules, RulesError
 
 
@@ -56,6 +57,7 @@ class State:
     scores: each seat's net result so far in this episode, in the game's units
             (Toepen: minus lives lost; pot games: chips won minus chips paid). The
             environment's rewards are the changes of these numbers.
+    Fields declared with rams_env/core/perdeal.py's helpers start every deal afresh (:meth:`clear_deal`).
     """
 
     num_players: int
@@ -68,13 +70,22 @@ class State:
     deal_start_scores: list[int] = field(default_factory=list)
     deals_played: int = 0
     deal_results: list[list[int]] = field(default_factory=list)
-    breakdown: dict[str, Any] = field(default_factory=dict)
+    breakdown: dict[str, Any] = per_deal_dict(kept_on_redeal=True)  # how this deal was settled
+    queue: list[int] = per_deal_list()  # seats still to ask in turn, the first to act (rams_env/core/turns.py)
     deal_breakdowns: list[dict[str, Any]] = field(default_factory=list)
     history: list[tuple[int, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.scores:
             self.scores = [0] * self.num_players
+
+    def clear_deal(self, redeal: bool = False) -> None:
+        """Every per-deal field as a deal starts; ``redeal``: the cards are dealt again within the deal,
+        the fields kept on a redeal stay."""
+        for f in fields(self):
+            fresh = f.metadata.get(PER_DEAL)
+            if fresh is not None and not (redeal and fresh.kept_on_redeal):
+                setattr(self, f.name, fresh.make(self.num_players))
 
     def clone(self) -> State:
         """An independent copy (its generator too), for search and tests."""
@@ -127,6 +138,9 @@ class Game(ABC):
     """Keys accepted inside ``options["deal"]``."""
     card_places: ClassVar[dict[str, Place]] = {"hands": Place.SEATS}
     """State fields that hold cards nobody, or not everybody, sees (global_state.py puts them in ``state()``)."""
+    observer: ClassVar[Any]
+    """The game's observe module: ``encode``, ``view`` and ``render`` of (game, state, seat), which the
+    methods of the same names call."""
 
     def __init__(self, num_players: int | None = None, rules: Rules | None = None, *, session: bool = False):
         self.rules = rules if rules is not None else self.rules_type()
@@ -139,6 +153,8 @@ class Game(ABC):
         self.num_players = int(n)
         self.session = bool(session)
         self.actions: ActionLayout = self.build_actions()
+        self.ids: dict[str, int] = self.actions.singles
+        """Action id of each one-action segment by name (``self.ids["pass"]``)."""
         self.observation: ObservationLayout = self.build_observation()
 
     @functools.cached_property
@@ -173,17 +189,17 @@ class Game(ABC):
     def apply_action(self, state: State, action: int) -> None:
         """Play a legal action; set ``state.deal_over`` when the deal is settled."""
 
-    @abstractmethod
     def encode(self, state: State, seat: int, out: np.ndarray) -> None:
-        """Write what ``seat`` may know into the zeroed vector ``out``."""
+        """Write what ``seat`` may know into the zeroed vector ``out`` (default: the observer's ``encode``)."""
+        self.observer.encode(self, state, seat, out)
 
-    @abstractmethod
     def view(self, state: State, seat: int) -> dict[str, Any]:
-        """Structured, seat-relative view of exactly what ``seat`` may know."""
+        """Structured, seat-relative view of exactly what ``seat`` may know (default: the observer's)."""
+        return self.observer.view(self, state, seat)
 
-    @abstractmethod
     def render(self, state: State, seat: int | None = None) -> str:
-        """A readable table, from a seat's view, or every hand when ``seat`` is None."""
+        """A readable table, from a seat's view, or every hand when ``seat`` is None (default: the observer's)."""
+        return self.observer.render(self, state, seat)
 
     @abstractmethod
     def shuffle_unseen(self, state: State, seat: int, rng: np.random.Generator) -> State:
@@ -216,6 +232,16 @@ class Game(ABC):
     def session_over(self, state: State) -> bool:
         """Whether the session has ended (default: sessions are single deals)."""
         return True
+
+    def end_deal(self, state: State, reason: str) -> None:
+        """Every way a deal ends: its breakdown records ``reason`` and :meth:`deal_facts`, the next seat deals."""
+        state.breakdown.update({"reason": reason, **self.deal_facts(state)})
+        state.dealer = (state.dealer + 1) % self.num_players
+        state.deal_over, state.to_act, state.queue = True, None, []
+
+    def deal_facts(self, state: State) -> dict[str, Any]:
+        """What the breakdown of every finished deal records besides its reason (fill in; default nothing)."""
+        return {}
 
     def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:
         """Plausible carried-over state for training on mid-session deals."""

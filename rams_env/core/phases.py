@@ -53,7 +53,8 @@ class Step:
     legal: Legal
     """The sorted legal action ids of the seat to act, ``(game, state)``."""
     act: Handler
-    """Applies one action, ``(game, state, seat, segment name, item index)``; returns what comes next."""
+    """Applies one action, ``(game, state, seat, segment name, item)``; returns what comes next. The item is
+    the card itself in a card segment (play, discard: ``ActionLayout.decode``), else the index in its segment."""
     then: tuple[Hashable, ...]
     """Every phase (or END) that may follow this one, through the handler or a skip of ``enter``."""
     enter: Enter | None = None
@@ -83,7 +84,7 @@ class PhaseTable:
 
     def apply(self, game: Any, state: Any, action: int) -> None:
         """Hand the action to its phase's handler, then go where it leads."""
-        name, item = game.actions.segment(action)
+        name, item = game.actions.decode(action)
         phase = state.phase
         nxt = self._act[phase](game, state, state.to_act, name, item)
         if nxt is not None:

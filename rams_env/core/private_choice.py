@@ -7,8 +7,8 @@ holder alone would make the public part of the position (the phase, the seat to 
 hold it is asked, one after the other in seat order: a holder gets the real choice, everyone else
 the decline alone (a single legal action). The answer is public; the question is not news.
 
-Games keep the seats still to ask in ``state.queue`` (the first is to act), as for their other
-rounds; the caller sets the phase and decides what follows the last answer.
+The seats are asked in turn (rams_env/core/turns.py), as for the games' other rounds; the caller
+sets the phase and decides what follows the last answer.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from rams_env.core.turns import ask_in_turn, ask_next
 
 
 @dataclass(frozen=True)
@@ -36,11 +38,7 @@ class PrivateChoice:
 
     def begin(self, state: Any, seats: Sequence[int]) -> bool:
         """Ask ``seats`` in this order, the first now; False (nothing changed) when there is nobody to ask."""
-        if not seats:
-            return False
-        state.queue = list(seats)
-        state.to_act = state.queue[0]
-        return True
+        return ask_in_turn(state, seats)
 
     def legal(self, state: Any) -> list[int]:
         """The whole choice for a holder, the decline alone for everybody else."""
@@ -48,8 +46,4 @@ class PrivateChoice:
 
     def ask_next(self, state: Any) -> bool:
         """The seat to act has answered: the next seat is asked; False once everybody has been."""
-        state.queue.pop(0)
-        if not state.queue:
-            return False
-        state.to_act = state.queue[0]
-        return True
+        return ask_next(state)

@@ -8,7 +8,6 @@ check after every step.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -89,32 +88,3 @@ class Ledger:
             raise StakeError(f"no seat {seat}")
         if amount < 0 or int(amount) != amount:
             raise StakeError(f"amounts are whole non-negative chips, got {amount}")
-
-
-def trick_shares(pot: int, tricks_won: Sequence[int], tricks_per_deal: int) -> list[int]:
-    """Whole-chip shares of ``pot``: each trick earns ``pot // tricks_per_deal``.
-
-    The remainder of an indivisible pot stays in the pot (documented per game).
-    """
-    per_trick = pot // tricks_per_deal
-    return [per_trick * t for t in tricks_won]
-
-
-def settle_pot_game(
-    ledger: Ledger,
-    players: Sequence[int],
-    shares: Sequence[int],
-    betes: Sequence[int],
-) -> None:
-    """Pay trick shares out of the pot, then collect bêtes into it.
-
-    ``shares`` and ``betes`` are per seat; the order (shares first, bêtes after) is the
-    one all Rams-group sources describe: a trickless player pays "after the winnings
-    have been distributed" (Lupfen) and the bête is the pot as it stood (Tippen).
-    """
-    for seat in players:
-        if shares[seat]:
-            ledger.take_out(seat, shares[seat])
-    for seat in players:
-        if betes[seat]:
-            ledger.pay_in(seat, betes[seat])

@@ -4,7 +4,7 @@ The trick rules themselves (legal cards, the winner) are in tricks.py; this modu
 the bookkeeping every game repeats: the card leaves the hand, joins the trick and the
 record of play, the next player still in the deal acts, and a complete trick goes to its
 winner, who leads the next. Toepen, whose folded players and knock windows change who
-plays and who wins, keeps its own version.
+plays and who wins, keeps its own version of the step (its State has these fields).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rams_env.core.game import State
+from rams_env.core.perdeal import per_deal, per_deal_list, per_seat, per_seat_lists
 from rams_env.core.seating import next_seat
 from rams_env.core.tricks import TrickOrder
 
@@ -23,14 +24,10 @@ class TrickState(State):
 
     hands: list[list[int]] = field(default_factory=list)
     leader: int = 0
-    trick: list[tuple[int, int]] = field(default_factory=list)  # (seat, card) in play order
-    tricks_played: int = 0
-    tricks_won: list[int] = field(default_factory=list)
-    played: list[list[int]] = field(default_factory=list)  # every card each seat played this deal
-
-    def clear_tricks(self) -> None:
-        n = self.num_players
-        self.trick, self.tricks_played, self.tricks_won, self.played = [], 0, [0] * n, [[] for _ in range(n)]
+    trick: list[tuple[int, int]] = per_deal_list()  # (seat, card) in play order
+    tricks_played: int = per_deal(0)
+    tricks_won: list[int] = per_seat(0)
+    played: list[list[int]] = per_seat_lists()  # every card each seat played this deal
 
 
 def play_card(state: TrickState, seat: int, card: int, order: TrickOrder,

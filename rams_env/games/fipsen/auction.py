@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rams_env.core.cards import card, rank_of
+from rams_env.core.exchange import discard_face_down
 from rams_env.core.phases import END, Next
 from rams_env.core.seating import next_seat, seats_from
+from rams_env.core.turns import ask_in_turn, ask_next
 from rams_env.games.fipsen import settle
 from rams_env.games.fipsen.contracts import Contract, Talon, Trumps
 from rams_env.games.fipsen.rules import Auction, Variant
@@ -43,9 +45,8 @@ def eligible(state: FipsenState, seat: int, contract: Contract) -> bool:
 
 
 def bids_above(game: Fipsen, state: FipsenState, seat: int, level: int | None) -> list[int]:
-    start = game.actions.start[Act.BID]
     low = -1 if level is None else level
-    return [start + i for i, c in enumerate(game.ladder) if i > low and eligible(state, seat, c)]
+    return [game.actions.id(Act.BID, i) for i, c in enumerate(game.ladder) if i > low and eligible(state, seat, c)]
 
 
 def legal(game: Fipsen, state: FipsenState) -> list[int]:
@@ -62,15 +63,10 @@ def legal(game: Fipsen, state: FipsenState) -> list[int]:
 # ------------------------------------------------------------------- auction
 def begin(game: Fipsen, state: FipsenState) -> Next:
     """Forehand opens; the others follow in turn (Prisdorf: each enters against the holder)."""
-    n, auction = game.num_players, game.spec.auction
-    forehand = (state.dealer + 1) % n
-    if auction is Auction.HOLD:  # "Beginning with forehand": she opens (bid or pass), nobody holds yet
+    forehand = (state.dealer + 1) % game.num_players
+    ask_in_turn(state, seats_from(game.num_players, forehand))
+    if game.spec.auction is Auction.HOLD:  # "Beginning with forehand": she opens (bid or pass), nobody holds yet
         state.holder, state.challenger = None, forehand
-        state.queue = [(forehand + i) % n for i in range(1, n)]
-        state.to_act = forehand
-    else:
-        state.queue = seats_from(n, forehand)
-        state.to_act = forehand
     return None
 
 
@@ -86,8 +82,7 @@ def step(game: Fipsen, state: FipsenState, seat: int, name: Act, level: int) -> 
     if game.spec.auction is Auction.HOLD:
         return _hold_step(game, state, seat, name)
     if game.spec.auction is Auction.SINGLE_ROUND:
-        state.queue.pop(0)
-        return _next_bidder(game, state, state.queue[0] if state.queue else None)
+        return _next_bidder(game, state, state.to_act if ask_next(state) else None)
     return _open_step(game, state, seat)
 
 
@@ -122,10 +117,10 @@ def _hold_step(game: Fipsen, state: FipsenState, seat: int, name: Act) -> Next:
 
 
 def _next_challenger(game: Fipsen, state: FipsenState) -> Next:
-    """The next player in turn enters the auction; when none is left it ends (declarer, or a redeal)."""
-    state.challenger = state.queue.pop(0) if state.queue else None
+    """The challenger (first in the queue) is out of the pair or has become its holder: the next player in
+    turn enters the auction; when none is left it ends (declarer, or a redeal)."""
+    state.challenger = state.to_act if ask_next(state) else None
     if state.challenger is not None:
-        state.to_act = state.challenger
         return None
     return _next_bidder(game, state, None)
 
@@ -137,8 +132,9 @@ def _next_bidder(game: Fipsen, state: FipsenState, seat: int | None) -> Next:
     if state.highest is None:  # all pass: the same dealer deals again
         state.redeals += 1
         if state.redeals > MAX_REDEALS:
-            settle.end_deal(game, state, "all_passed")
+            game.end_deal(state, "all_passed")
             return END
+        state.clear_deal(redeal=True)
         return game.deal_cards(state, None)
     return _won_auction(game, state)
 
@@ -164,14 +160,11 @@ def _won_auction(game: Fipsen, state: FipsenState) -> Next:
 
 def legal_discard(game: Fipsen, state: FipsenState) -> list[int]:
     """Any card of the declarer's hand, face down."""
-    start, index = game.actions.start[Act.DISCARD], game.pack().index
-    return sorted(start + index[c] for c in state.hands[state.to_act])
+    return game.actions.card_actions(Act.DISCARD, state.hands[state.to_act])
 
 
-def discard(game: Fipsen, state: FipsenState, seat: int, name: Act, item: int) -> Next:
-    card_id = game.pack().cards[item]
-    state.hands[seat].remove(card_id)
-    state.face_down[seat].append(card_id)
+def discard(game: Fipsen, state: FipsenState, seat: int, name: Act, card: int) -> Next:
+    discard_face_down(state, seat, card)
     state.to_discard -= 1
     return _after_discards(game, state) if state.to_discard == 0 else None
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.core.actions import ActionLayout, Segment
+from rams_env.core.actions import ActionLayout, Segment, play_segment
 from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, suit_of
 from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
@@ -42,6 +42,7 @@ class Fipsen(Game):
     default_players = 4
     carry_options = ("sheet", "race", "pot", "bankrolls")
     preset_aliases = ("variant",)
+    observer = observe
     card_places = {"hands": Place.SEATS, "face_down": Place.SEATS, "skat": Place.PILE, "aside": Place.PILE}
     rules: FipsenRules
 
@@ -50,7 +51,6 @@ class Fipsen(Game):
         super().__init__(num_players if num_players is not None else rules.spec.players, rules, session=session)
         self.spec = self.rules.spec
         self.ladder: tuple[Contract, ...] = self.spec.ladder
-        self.ids = self.actions.singles
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
         self.preference = SUITS.index(self.spec.preference)
         self.suits = sorted({suit_of(c) for c in self.pack().cards})
@@ -68,12 +68,11 @@ class Fipsen(Game):
         return self.rules.spec.pack
 
     def build_actions(self) -> ActionLayout:
-        codes_ = self.pack().codes
         bids = tuple(c.label.removeprefix("bid ") for c in self.rules.spec.ladder) or ("none",)
         return ActionLayout([
-            Segment(Act.PLAY, codes_, bare=True, doc="play this card"),
-            Segment(Act.DISCARD, codes_, doc="declarer: discard this card after picking up",
-                    seen_by_others="discards a card"),
+            play_segment(self.pack()),
+            Segment.cards(Act.DISCARD, self.pack(), doc="declarer: discard this card after picking up",
+                          seen_by_others="discards a card"),
             Segment(Act.BID, bids, doc="bid this contract (the variant's ladder, lowest first)"),
             Segment(Act.HOLD, doc="Prisdorf: hold the later player's bid"),
             Segment(Act.PASS, doc="pass (auction, fipsen call)"),
@@ -121,24 +120,17 @@ class Fipsen(Game):
 
     def start_deal(self, state: FipsenState, deal: DealSpec | None) -> None:
         n = self.num_players
-        state.ledger.paid_in = [0] * n
+        state.clear_deal()
         if self.thedinghausen and state.race_won:  # a new race: everyone antes a hedewig
             state.race, state.race_won = [0] * n, False
             for seat in range(n):
                 state.ledger.pay_in(seat, 1)
         PHASE_TABLE.start(self, state, self.deal_cards(state, deal))
-        settle.update_scores(self, state)
+        self.update_scores(state)
 
     def deal_cards(self, state: FipsenState, deal: DealSpec | None) -> Next:
         """Deal (again, after an all-pass); the first decision: the fipsen call, or the auction."""
-        n = self.num_players
         state.hands, stock = self.complete_deal(state, deal, HAND_SIZE)
-        state.face_down, state.played = [[] for _ in range(n)], [[] for _ in range(n)]
-        state.tricks_won, state.passed, state.trick, state.tricks_played = [0] * n, [False] * n, [], 0
-        state.declarer = state.contract = state.highest = state.highest_bidder = state.fipsen = None
-        state.holder = state.challenger = None
-        state.holder_to_answer, state.playing_on, state.to_discard, state.breakdown = False, False, 0, {}
-        state.trump = state.turned = None
         if self.thedinghausen:
             state.turned, state.skat, state.aside = stock[0], [], stock[1:]
             state.trump = suit_of(state.turned)
@@ -152,7 +144,18 @@ class Fipsen(Game):
 
     def apply_action(self, state: FipsenState, action: int) -> None:
         PHASE_TABLE.apply(self, state, action)
-        settle.update_scores(self, state)
+        self.update_scores(state)
+
+    # ------------------------------------------------------------- bookkeeping
+    def update_scores(self, state: FipsenState) -> None:
+        """Hedewigs won in Thedinghausen, points on the sheet elsewhere, since the session began."""
+        if self.thedinghausen:
+            state.scores = state.net_results()
+        else:
+            state.scores = [a - b for a, b in zip(state.sheet, state.sheet_start, strict=True)]
+
+    def deal_facts(self, state: FipsenState) -> dict[str, Any]:
+        return {"tricks_won": list(state.tricks_won), "race": list(state.race), "sheet": list(state.sheet)}
 
     # ------------------------------------------------------------- rule queries
     def eligible(self, state: FipsenState, seat: int, contract: Contract) -> bool:
@@ -164,15 +167,6 @@ class Fipsen(Game):
         return settle.contract_value(self, state, level)
 
     # ------------------------------------------------------------- observation
-    def encode(self, state: FipsenState, seat: int, out: np.ndarray) -> None:
-        observe.encode(self, state, seat, out)
-
-    def view(self, state: FipsenState, seat: int) -> dict[str, Any]:
-        return observe.view(self, state, seat)
-
-    def render(self, state: FipsenState, seat: int | None = None) -> str:
-        return observe.render(self, state, seat)
-
     def shuffle_unseen(self, state: FipsenState, seat: int, rng: np.random.Generator) -> FipsenState:
         clone = state.clone()
         groups = [clone.hands[s] for s in range(self.num_players) if s != seat]

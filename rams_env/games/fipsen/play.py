@@ -16,6 +16,7 @@ from rams_env.core.phases import END, Next
 from rams_env.core.seating import seats_from
 from rams_env.core.trickplay import play_card as play_trick_card
 from rams_env.core.tricks import PlayRules
+from rams_env.core.turns import ask_in_turn, ask_next
 from rams_env.games.fipsen import settle
 from rams_env.games.fipsen.state import TRICKS, Act, FipsenState, Phase
 
@@ -28,28 +29,23 @@ THEDINGHAUSEN_PLAY = PlayRules(follow=True, trump_when_void=True, head=True)  # 
 
 def legal(game: Fipsen, state: FipsenState) -> list[int]:
     """The cards the player to act may play to the current trick, as action ids."""
-    start, index = game.actions.start[Act.PLAY], game.pack().index
     rules = THEDINGHAUSEN_PLAY if game.thedinghausen else HOLSTEIN_PLAY
     cards_ = game.order(state).legal_plays(state.hands[state.to_act], [c for _, c in state.trick], rules)
-    return sorted(start + index[c] for c in cards_)
+    return game.actions.card_actions(Act.PLAY, cards_)
 
 
 def begin_call(game: Fipsen, state: FipsenState) -> Next:
     """Thedinghausen: everyone in turn from forehand may call "fipsen"."""
-    forehand = (state.dealer + 1) % game.num_players
-    state.queue, state.to_act = seats_from(game.num_players, forehand), forehand
+    ask_in_turn(state, seats_from(game.num_players, state.dealer + 1))
     return None
 
 
 def call(game: Fipsen, state: FipsenState, seat: int, name: Act, item: int) -> Next:
     """Thedinghausen: in turn, announce "fipsen" (all five tricks) or pass; a call starts play at once."""
-    state.queue.pop(0)
     if name is Act.FIPSEN:
         state.fipsen = seat
-    if name is Act.FIPSEN or not state.queue:
         return Phase.PLAY
-    state.to_act = state.queue[0]
-    return None
+    return None if ask_next(state) else Phase.PLAY
 
 
 def begin_play(game: Fipsen, state: FipsenState) -> Next:
@@ -60,8 +56,8 @@ def begin_play(game: Fipsen, state: FipsenState) -> Next:
     return None
 
 
-def play_card(game: Fipsen, state: FipsenState, seat: int, name: Act, item: int) -> Next:
-    if play_trick_card(state, seat, game.pack().cards[item], game.order(state), lambda s: True) is None:
+def play_card(game: Fipsen, state: FipsenState, seat: int, name: Act, card: int) -> Next:
+    if play_trick_card(state, seat, card, game.order(state), lambda s: True) is None:
         return None
     if game.thedinghausen:
         settle.race_trick(game, state, state.leader)

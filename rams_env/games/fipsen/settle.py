@@ -3,15 +3,14 @@
 Kept apart because what a deal is worth (the race to ten tricks, a fipsen call made or failed,
 a contract's value with preference and Durch doubling, a conceded Kieker) changes for other
 reasons than how the auction or the tricks run. Every way a deal ends goes through
-:func:`end_deal`. Plain functions of (game, state, ...), like observe.py.
+``game.end_deal`` (rams_env/core/game.py). Plain functions of (game, state, ...), like observe.py.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rams_env.core.potgame import net_results
-from rams_env.games.fipsen.contracts import Trumps
+from rams_env.games.fipsen.contracts import Contract, Trumps
 from rams_env.games.fipsen.state import TRICKS, FipsenState
 
 if TYPE_CHECKING:
@@ -48,15 +47,20 @@ def _settle_fipsen_call(game: Fipsen, state: FipsenState) -> None:
             state.race[caller] += TRICKS
             if state.race[caller] >= game.rules.race_to:
                 _win_race(state, caller)
-    end_deal(game, state, "played")
+    game.end_deal(state, "played")
 
 
 # ------------------------------------------------------------ the score sheet
 def contract_value(game: Fipsen, state: FipsenState, level: int) -> int:
-    """The contract's points; naming the preference suit doubles a chosen-trump contract where it does."""
-    contract = game.ladder[level]
+    """The points of the contract at ``level`` with this deal's trump."""
+    return contract_points(game, game.ladder[level], state.trump)
+
+
+def contract_points(game: Fipsen, contract: Contract, trump: int | None) -> int:
+    """The contract's points; naming the preference suit doubles a chosen-trump contract where it does
+    (the heuristic values its bids with this too)."""
     doubled = (game.spec.preference_doubles and contract.trumps is Trumps.CHOSEN and not contract.fixed
-               and state.trump == game.preference)
+               and trump == game.preference)
     return contract.value * (2 if doubled else 1)
 
 
@@ -78,21 +82,4 @@ def record(game: Fipsen, state: FipsenState, seat: int, points: int, reason: str
     state.breakdown.update({"declarer": seat, "points": points,
                             "contract": game.ladder[state.contract].label if state.contract is not None
                             else None})
-    end_deal(game, state, reason)
-
-
-# ------------------------------------------------------------ end of the deal
-def end_deal(game: Fipsen, state: FipsenState, reason: str) -> None:
-    state.breakdown.update({"reason": reason, "tricks_won": list(state.tricks_won), "race": list(state.race),
-                            "sheet": list(state.sheet)})
-    state.dealer = (state.dealer + 1) % game.num_players
-    state.redeals = 0
-    state.deal_over, state.to_act, state.queue = True, None, []
-
-
-def update_scores(game: Fipsen, state: FipsenState) -> None:
-    """Hedewigs won in Thedinghausen, points on the sheet elsewhere, since the session began."""
-    if game.thedinghausen:
-        state.scores = net_results(state.ledger, state.session_start)
-    else:
-        state.scores = [a - b for a, b in zip(state.sheet, state.sheet_start, strict=True)]
+    game.end_deal(state, reason)

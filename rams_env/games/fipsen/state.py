@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 from rams_env.core.actions import ActionName
 from rams_env.core.game import StateEnum
-from rams_env.core.stakes import Ledger
-from rams_env.core.trickplay import TrickState
+from rams_env.core.perdeal import per_deal, per_seat, per_seat_lists
+from rams_env.core.potgame import LedgerState
 
 HAND_SIZE = TRICKS = 5
 """Five cards each, five tricks a deal (every variant)."""
@@ -40,31 +40,31 @@ class Act(ActionName):
 
 
 @dataclass
-class FipsenState(TrickState):
-    """Everything about a Fipsen session and its deal (all hands: never shown to agents)."""
+class FipsenState(LedgerState):
+    """Everything about a Fipsen session and its deal (all hands: never shown to agents).
 
-    ledger: Ledger = field(default_factory=lambda: Ledger([]))  # Thedinghausen hedewigs
-    session_start: list[int] = field(default_factory=list)  # bankrolls when the session began
+    The ledger holds Thedinghausen's hedewigs; the other games score on the sheet.
+    """
+
     sheet: list[int] = field(default_factory=list)  # the score sheet (Holstein and Mecklenburg points)
     sheet_start: list[int] = field(default_factory=list)
     phase: Phase = Phase.AUCTION
     skat: list[int] = field(default_factory=list)
     aside: list[int] = field(default_factory=list)  # Kieker cards / talon / Dutt / unused cards
-    turned: int | None = None  # Thedinghausen trump card
-    trump: int | None = None
-    declarer: int | None = None
-    contract: int | None = None  # index into the variant's ladder
-    highest: int | None = None  # highest bid so far (ladder index)
-    highest_bidder: int | None = None
-    passed: list[bool] = field(default_factory=list)
-    holder: int | None = None  # HOLD auction: the earlier player
-    challenger: int | None = None
-    holder_to_answer: bool = False
-    queue: list[int] = field(default_factory=list)
-    to_discard: int = 0
-    face_down: list[list[int]] = field(default_factory=list)
-    playing_on: bool = False
-    fipsen: int | None = None  # Thedinghausen: who announced "fipsen"
+    turned: int | None = per_deal(None)  # Thedinghausen trump card
+    trump: int | None = per_deal(None)
+    declarer: int | None = per_deal(None)
+    contract: int | None = per_deal(None)  # index into the variant's ladder
+    highest: int | None = per_deal(None)  # highest bid so far (ladder index)
+    highest_bidder: int | None = per_deal(None)
+    passed: list[bool] = per_seat(False)
+    holder: int | None = per_deal(None)  # HOLD auction: the earlier player
+    challenger: int | None = per_deal(None)
+    holder_to_answer: bool = per_deal(False)
+    to_discard: int = per_deal(0)
+    face_down: list[list[int]] = per_seat_lists()
+    playing_on: bool = per_deal(False)
+    fipsen: int | None = per_deal(None)  # Thedinghausen: who announced "fipsen"
     race: list[int] = field(default_factory=list)  # Thedinghausen: tricks toward the prize
     race_won: bool = False
-    redeals: int = 0
+    redeals: int = per_deal(0, kept_on_redeal=True)  # all-pass redeals in a row this deal

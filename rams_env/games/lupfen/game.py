@@ -13,27 +13,26 @@ move goes apply_action -> handler -> the next phase's ``enter``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from rams_env.core.actions import ActionLayout, Segment
-from rams_env.core.cards import LUPFEN_20, SUITS, Pack, RankOrder, rank_of, suit_of
-from rams_env.core.game import DealSpec, Game, redeal_unseen
+from rams_env.core.actions import ActionLayout, Segment, play_segment
+from rams_env.core.cards import LUPFEN_20, SUITS, RankOrder, rank_of, suit_of
+from rams_env.core.game import DealSpec, redeal_unseen
 from rams_env.core.global_state import Place
 from rams_env.core.observation import ObservationLayout
 from rams_env.core.phases import END, Next, PhaseTable, Step, dealer_acts, offer
-from rams_env.core.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
+from rams_env.core.potgame import PotGame, shove_segments
 from rams_env.core.private_choice import PrivateChoice
 from rams_env.core.seating import next_seat, seats_from
 from rams_env.core.trickplay import play_card
 from rams_env.core.tricks import PlayRules, TrickOrder
+from rams_env.core.turns import ask_in_turn, ask_next
 from rams_env.games.lupfen import observe
-from rams_env.games.lupfen.rules import LupfenRules, SessionEnd
+from rams_env.games.lupfen.rules import HAND_SIZE, TRICKS, LupfenRules, SessionEnd
 from rams_env.games.lupfen.state import Act, Bid, LupfenState, Phase, Round
 
-HAND_SIZE = TRICKS = 3
 RANKS = RankOrder.parse("A 10 K Q J")
 """Sow, 10, King, Ober, Unter ("Rules")."""
 PLAY_RULES = PlayRules(follow=True, trump_when_void=True)
@@ -50,33 +49,28 @@ def scrap_hand(hand: list[int]) -> bool:
     return len(hand) == 3 and sorted(rank_of(c) for c in hand) == ["J", "J", "Q"]
 
 
-class Lupfen(Game):
+class Lupfen(PotGame):
     """Lupfen for 3 to 6 players; see docs/rules/lupfen.md."""
 
     name = "lupfen"
     rules_type = LupfenRules
+    state_type = LupfenState
+    play_phase = Phase.PLAY
+    observer = observe
     default_players = 4
-    carry_options = POT_CARRY_OPTIONS
     card_places = {"hands": Place.SEATS, "stock": Place.PILE}
     rules: LupfenRules
 
     def __init__(self, num_players: int | None = None, rules: LupfenRules | None = None, *, session=False):
         super().__init__(num_players, rules, session=session)
-        self.ids = self.actions.singles
         self._orders = [TrickOrder(RANKS, trump=t) for t in range(len(SUITS))]
         self.scrap_offer = PrivateChoice((self.ids[Act.SCRAP], self.ids[Act.KEEP]), self.ids[Act.KEEP],
                                          lambda state, seat: scrap_hand(state.hands[seat]))
         """Every player in the game is asked; only a holder of two Unters and an Ober may scrap."""
 
-    def player_range(self) -> tuple[int, int]:
-        return 3, 6
-
-    def pack(self) -> Pack:
-        return LUPFEN_20
-
     def build_actions(self) -> ActionLayout:
         return ActionLayout([
-            Segment(Act.PLAY, LUPFEN_20.codes, bare=True, doc="play this card"),
+            play_segment(LUPFEN_20),
             Segment(Act.LIFT, doc="turn the top card of the stock for trump and play"),
             Segment(Act.MIT, doc="play along after a lift, undertaking a trick"),
             Segment(Act.PASS, doc="drop out of this deal"),
@@ -85,54 +79,45 @@ class Lupfen(Game):
             Segment(Act.SCRAP, doc="two Unters and an Ober: call the deal off"),
             Segment(Act.DECLARE, doc="declare three Unters (wins the deal)"),
             Segment(Act.KEEP, doc="do not call scrap (the only answer without two Unters and an Ober)"),
-            Segment(Act.DEAL, doc="dealer: deal the cards"),
-            Segment(Act.SHOVE, doc="dealer: leave the fee in the pot and pass the deal on"),
+            *shove_segments("fee"),
         ], names=Act)
 
     def build_observation(self) -> ObservationLayout:
         return observe.layout(self.num_players)
 
     # ------------------------------------------------------------ session/deal
-    def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> LupfenState:
-        n = self.num_players
-        ledger = ledger_from_carry(carry, n, self.rules.bankroll)
-        return LupfenState(num_players=n, rng=rng, dealer=dealer, ledger=ledger, session_start=list(ledger.bankrolls))
-
     def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:
         return {"pot": int(3 * rng.integers(0, 12))}
 
     def start_deal(self, state: LupfenState, deal: DealSpec | None) -> None:
         n = self.num_players
-        state.ledger.paid_in = [0] * n
-        state.shoves, state.redeals, state.breakdown = 0, 0, {}
+        self._clear_deal(state, redeal=False)
         state.round = Round.FORCE if state.ledger.pot == 0 else Round.LUPFEN
         state.pending_deal = deal
         if self.rules.dealer_fee:
             state.ledger.pay_in(state.dealer, self.rules.dealer_fee)
         if self.rules.shoving:
             state.hands, state.stock = [[] for _ in range(n)], list(LUPFEN_20.cards)  # not dealt yet
-            self._clear_deal(state)
             PHASE_TABLE.start(self, state, Phase.SHOVE)
         else:
             PHASE_TABLE.start(self, state, self._deal(state))
-        self._update_scores(state)
+        self.update_scores(state)
 
     def session_over(self, state: LupfenState) -> bool:
-        if state.deals_played >= self.rules.session_deals:
+        """After the session's deals, or (``pot_empty``) once a Lupfen round has shared the whole pot out."""
+        if super().session_over(state):
             return True
-        return self.rules.session_end is SessionEnd.POT_EMPTY and state.last_round_shared_out
+        shared_out = state.round is Round.LUPFEN and state.ledger.pot == 0
+        return self.rules.session_end is SessionEnd.POT_EMPTY and shared_out
 
-    def _clear_deal(self, state: LupfenState) -> None:
-        n = self.num_players
-        state.bids, state.looked, state.staender = [Bid.NONE] * n, [not self.rules.blind_lift] * n, [False] * n
-        state.trump, state.turned, state.lifter, state.blind = None, None, None, False
-        state.queue, state.trick, state.tricks_played = [], [], 0
-        state.tricks_won, state.played = [0] * n, [[] for _ in range(n)]
-        state.pot_at_play, state.last_round_shared_out = 0, False
+    def _clear_deal(self, state: LupfenState, redeal: bool) -> None:
+        """The per-deal fields (``redeal``: a scrap deals again); where blind lifts are allowed, nobody has looked."""
+        state.clear_deal(redeal)
+        state.looked = [not self.rules.blind_lift] * self.num_players
 
     def _deal(self, state: LupfenState) -> Next:
         """Deal three cards each; a force round antes and turns the trump: the game is on at once."""
-        self._clear_deal(state)
+        self._clear_deal(state, redeal=True)
         state.hands, state.stock = self.complete_deal(state, state.pending_deal, HAND_SIZE)
         state.pending_deal = None
         if self.rules.staender:
@@ -160,17 +145,12 @@ class Lupfen(Game):
 
     def apply_action(self, state: LupfenState, action: int) -> None:
         PHASE_TABLE.apply(self, state, action)
-        self._update_scores(state)
+        self.update_scores(state)
 
     def legal_play(self, state: LupfenState) -> list[int]:
-        start, index = self.actions.start[Act.PLAY], LUPFEN_20.index
         hand_cards = self._orders[state.trump].legal_plays(state.hands[state.to_act], [c for _, c in state.trick],
                                                            PLAY_RULES)
-        return sorted(start + index[c] for c in hand_cards)
-
-    def legal_shove(self, state: LupfenState) -> list[int]:
-        ids = self.ids
-        return [ids[Act.DEAL], ids[Act.SHOVE]] if state.shoves < self.num_players - 1 else [ids[Act.DEAL]]
+        return self.actions.card_actions(Act.PLAY, hand_cards)
 
     def shove_decision(self, state: LupfenState, seat: int, name: Act, item: int) -> Next:
         """Shoving: the fee stays in the pot and the next player deals, paying a fee too.
@@ -178,18 +158,14 @@ class Lupfen(Game):
         Each player may shove once per deal, so a deal always happens.
         """
         if name is Act.SHOVE:
-            state.shoves += 1
-            state.dealer = (seat + 1) % self.num_players
-            state.ledger.pay_in(state.dealer, self.rules.dealer_fee)
+            self.shove(state, seat, self.rules.dealer_fee)
             state.round = Round.FORCE if state.ledger.pot == 0 else Round.LUPFEN
-            state.to_act = state.dealer
             return None
         return self._deal(state)
 
     # ----------------------------------------------------------- Lupfen round
     def begin_lifting(self, state: LupfenState) -> Next:
-        state.queue = seats_from(self.num_players, state.dealer + 1)
-        state.to_act = state.queue[0]
+        ask_in_turn(state, seats_from(self.num_players, state.dealer + 1))
         return None
 
     def legal_lift(self, state: LupfenState) -> list[int]:
@@ -212,17 +188,14 @@ class Lupfen(Game):
     def _lift(self, state: LupfenState, seat: int, blind: bool) -> Next:
         state.bids[seat], state.lifter, state.blind = Bid.LIFT, seat, blind
         state.looked[seat] = True
-        state.queue.pop(0)
         self._turn_trump(state)
         return Phase.JOIN
 
     def _lift_pass(self, state: LupfenState, seat: int) -> Next:
         state.bids[seat] = Bid.PASS
-        state.queue.pop(0)
-        if state.queue:
-            state.to_act = state.queue[0]
+        if ask_next(state):
             return None
-        self._end_deal(state, "nobody_lifted")  # nobody lifts: thrown in, the pot stays
+        self.end_deal(state, "nobody_lifted")  # nobody lifts: thrown in, the pot stays
         return END
 
     def legal_join(self, state: LupfenState) -> list[int]:
@@ -232,18 +205,17 @@ class Lupfen(Game):
 
     def join_decision(self, state: LupfenState, seat: int, name: Act, item: int) -> Next:
         state.bids[seat] = Bid.JOIN if name is Act.MIT else Bid.PASS
-        state.queue.pop(0)
         return self.next_decider(state)
 
     def next_decider(self, state: LupfenState) -> Next:
-        """The next player after the lift plays along or passes; then the game is on, or the lifter wins."""
-        if state.queue:
-            state.to_act = state.queue[0]
+        """The seat to act has lifted, joined or passed: the next one after the lift plays along or passes;
+        then the game is on, or the lifter wins."""
+        if ask_next(state):
             state.looked[state.to_act] = True  # the lift is on the table: everybody looks now
             return None
         if not any(state.bids[s] is Bid.JOIN for s in range(self.num_players)):
             state.ledger.take_out(state.lifter, state.ledger.pot)  # nobody plays: the lifter wins the pot
-            self._end_deal(state, "lifter_alone")
+            self.end_deal(state, "lifter_alone")
             return END
         return Phase.DECLARE
 
@@ -269,7 +241,7 @@ class Lupfen(Game):
             if s != holder and state.active(s):
                 state.ledger.pay_in(s, pot)
         state.breakdown["three_unters"] = holder
-        self._end_deal(state, "three_unters")
+        self.end_deal(state, "three_unters")
         return END
 
     def begin_scrap(self, state: LupfenState) -> Next:
@@ -289,48 +261,26 @@ class Lupfen(Game):
         return None if self.scrap_offer.ask_next(state) else Phase.PLAY
 
     # ------------------------------------------------------------------ tricks
-    def begin_play(self, state: LupfenState) -> Next:
-        state.pot_at_play = state.ledger.pot
-        state.leader = state.to_act = next_seat(self.num_players, state.dealer, state.active)
+    def enter_play(self, state: LupfenState) -> Next:
+        """The first player in the game after the dealer leads."""
+        self.begin_play(state, next_seat(self.num_players, state.dealer, state.active))
         return None
 
-    def play(self, state: LupfenState, seat: int, name: Act, item: int) -> Next:
-        trick = play_card(state, seat, LUPFEN_20.cards[item], self._orders[state.trump], state.active)
+    def play(self, state: LupfenState, seat: int, name: Act, card: int) -> Next:
+        trick = play_card(state, seat, card, self._orders[state.trump], state.active)
         if trick is not None and state.tricks_played == TRICKS:
-            self._settle(state)
+            self.settle(state)  # a third of the pot per trick; a trickless player pays the pot (double when blind)
+            self.end_deal(state, "played")
             return END
         return None
 
-    def _settle(self, state: LupfenState) -> None:
-        """A third of the pot per trick; then every trickless player pays the pot (double when blind)."""
-        ledger, pot = state.ledger, state.pot_at_play
-        active = [s for s in range(self.num_players) if state.active(s)]
-        shares = {s: pot // TRICKS * state.tricks_won[s] for s in active}
-        betes = {s: pot * (2 if state.blind else 1) if state.tricks_won[s] == 0 else 0 for s in active}
-        ledger.settle_tricks(shares, betes)
-        state.breakdown.update({"shares": shares, "betes": betes, "pot_at_play": pot,
-                                "tricks_won": list(state.tricks_won)})
-        self._end_deal(state, "played")
+    def seat_bete(self, state: LupfenState, seat: int, pot: int) -> int:
+        return self.rules.bete_for(pot, state.tricks_won[seat], blind=state.blind)
 
-    def _end_deal(self, state: LupfenState, reason: str) -> None:
-        state.breakdown.update({"reason": reason, "round": state.round.value, "lifter": state.lifter,
-                                "pot": state.ledger.pot, "paid_in": list(state.ledger.paid_in)})
-        state.last_round_shared_out = state.round is Round.LUPFEN and state.ledger.pot == 0
-        state.dealer = (state.dealer + 1) % self.num_players
-        state.deal_over, state.to_act, state.queue = True, None, []
-
-    def _update_scores(self, state: LupfenState) -> None:
-        state.scores = net_results(state.ledger, state.session_start)
+    def deal_facts(self, state: LupfenState) -> dict[str, Any]:
+        return {**super().deal_facts(state), "round": state.round.value, "lifter": state.lifter}
 
     # ------------------------------------------------------------ observation
-    def encode(self, state: LupfenState, seat: int, out: np.ndarray) -> None:
-        observe.encode(self, state, seat, out)
-
-    def view(self, state: LupfenState, seat: int) -> dict[str, Any]:
-        return observe.view(self, state, seat)
-
-    def render(self, state: LupfenState, seat: int | None = None) -> str:
-        return observe.render(self, state, seat)
 
     def shuffle_unseen(self, state: LupfenState, seat: int, rng: np.random.Generator) -> LupfenState:
         clone = state.clone()
@@ -347,20 +297,19 @@ class Lupfen(Game):
         game_on = state.phase in (Phase.DECLARE, Phase.SCRAP, Phase.PLAY)
         return list(state.staender), self._three_unters_holder(state) if game_on else None
 
-    def conserved(self, state: LupfenState) -> dict[str, Any]:
-        places = [*state.hands, *state.played, state.stock]
-        return {"cards": sorted(c for place in places for c in place), "chips": state.ledger.total}
+    def card_places_now(self, state: LupfenState) -> list[list[int]]:
+        return [*state.hands, *state.played, state.stock]
 
 
 PHASE_TABLE = PhaseTable({
-    Phase.SHOVE: Step(Lupfen.legal_shove, Lupfen.shove_decision, then=(Phase.LIFT, Phase.DECLARE), enter=dealer_acts),
+    Phase.SHOVE: Step(Lupfen.shove_actions, Lupfen.shove_decision, then=(Phase.LIFT, Phase.DECLARE), enter=dealer_acts),
     Phase.LIFT: Step(Lupfen.legal_lift, Lupfen.lift_decision, then=(Phase.JOIN, END), enter=Lupfen.begin_lifting),
     Phase.JOIN: Step(Lupfen.legal_join, Lupfen.join_decision, then=(Phase.DECLARE, END), enter=Lupfen.next_decider),
     Phase.DECLARE: Step(offer(Act.DECLARE), Lupfen.three_unters_win, then=(Phase.SCRAP, END),
                         enter=Lupfen.begin_declare),
     Phase.SCRAP: Step(Lupfen.legal_scrap, Lupfen.scrap_decision, then=(Phase.LIFT, Phase.DECLARE, Phase.PLAY),
                       enter=Lupfen.begin_scrap),
-    Phase.PLAY: Step(Lupfen.legal_play, Lupfen.play, then=(END,), enter=Lupfen.begin_play),
+    Phase.PLAY: Step(Lupfen.legal_play, Lupfen.play, then=(END,), enter=Lupfen.enter_play),
 }, first=(Phase.SHOVE, Phase.LIFT, Phase.DECLARE))
 """Lupfen's deal: each phase's legal actions, handler, set-up, and the phases that may follow.
 

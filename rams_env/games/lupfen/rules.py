@@ -6,7 +6,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
+from rams_env.core.cards import LUPFEN_20, Pack
 from rams_env.core.rules import Rules, require
+
+HAND_SIZE = TRICKS = 3
+"""Three cards each, three tricks a deal ("Rules")."""
 
 
 class SessionEnd(Enum):
@@ -66,3 +70,20 @@ class LupfenRules(Rules):
         for name in ("shoving", "compulsory_hearts", "compulsory_lift", "blind_lift", "three_unters", "scrap",
                      "staender"):
             require(isinstance(getattr(self, name), bool), f"{name} must be true or false")
+
+    def pack(self) -> Pack:
+        return LUPFEN_20
+
+    def player_range(self) -> tuple[int, int]:
+        return 3, 6
+
+    # ------------------------------------------------- settlement (the engine and the heuristic both call these)
+    @staticmethod
+    def share_per_trick(pot: int) -> int:
+        """Each trick earns a third of the pot; an indivisible remainder stays in it ("Rules")."""
+        return pot // TRICKS
+
+    @staticmethod
+    def bete_for(pot: int, tricks: int, blind: bool = False) -> int:
+        """A player without a trick pays the pot, double after a blind lift ("Blind Lupf")."""
+        return pot * (2 if blind else 1) if tricks == 0 else 0

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rams_env.core.actions import ActionName
-from rams_env.core.game import DealSpec, StateEnum
-from rams_env.core.stakes import Ledger
-from rams_env.core.trickplay import TrickState
+from rams_env.core.game import StateEnum
+from rams_env.core.perdeal import per_deal, per_seat
+from rams_env.core.potgame import PotState
 
 
 class Round(StateEnum):
@@ -49,27 +49,20 @@ class Bid(StateEnum):
 
 
 @dataclass
-class LupfenState(TrickState):
+class LupfenState(PotState):
     """Everything about a Lupfen session and its deal (all hands: never shown to agents)."""
 
-    ledger: Ledger = field(default_factory=lambda: Ledger([]))
-    session_start: list[int] = field(default_factory=list)
+    NO_BID = Bid.NONE
     round: Round = Round.FORCE
     phase: Phase = Phase.LIFT
-    pending_deal: DealSpec | None = None
     stock: list[int] = field(default_factory=list)  # top first; the top card is turned for trump
-    trump: int | None = None
-    turned: int | None = None
-    bids: list[Bid] = field(default_factory=list)
-    lifter: int | None = None
-    blind: bool = False
-    looked: list[bool] = field(default_factory=list)
-    staender: list[bool] = field(default_factory=list)
-    shoves: int = 0
-    redeals: int = 0
-    queue: list[int] = field(default_factory=list)
-    pot_at_play: int = 0
-    last_round_shared_out: bool = False
+    trump: int | None = per_deal(None)
+    turned: int | None = per_deal(None)
+    lifter: int | None = per_deal(None)
+    blind: bool = per_deal(False)
+    looked: list[bool] = field(default_factory=list)  # set with every deal: False until a blind lift is declined
+    staender: list[bool] = per_seat(False)
+    redeals: int = per_deal(0, kept_on_redeal=True)
 
     def active(self, seat: int) -> bool:
         return self.bids[seat] in (Bid.LIFT, Bid.JOIN, Bid.FORCED)

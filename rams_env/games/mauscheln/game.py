@@ -12,64 +12,58 @@ move goes apply_action -> handler -> the next phase's ``enter``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from rams_env.core.actions import ActionLayout, Segment
-from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, card, rank_of, suit_of
-from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.actions import ActionLayout, Segment, play_segment
+from rams_env.core.cards import NATURAL_ORDER, SUITS, card, rank_of, suit_of
+from rams_env.core.exchange import TalonExchange, exchange_segments
+from rams_env.core.game import DealSpec, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
 from rams_env.core.observation import ObservationLayout
 from rams_env.core.phases import END, Next, PhaseTable, Step, dealer_acts, offer
-from rams_env.core.potgame import POT_CARRY_OPTIONS, ledger_from_carry, net_results
+from rams_env.core.potgame import PotGame
 from rams_env.core.seating import seats_from
 from rams_env.core.trickplay import play_card
 from rams_env.core.tricks import PlayRules, TrickOrder
+from rams_env.core.turns import ask_in_turn, ask_next
 from rams_env.games.mauscheln import observe
-from rams_env.games.mauscheln.rules import MauschelnRules, TrickShare
+from rams_env.games.mauscheln.rules import HAND_SIZE, TRICKS, MauschelnRules
 from rams_env.games.mauscheln.state import Act, Bid, MauschelnState, Phase
 
-HAND_SIZE = 4
-TRICKS = 4
 PLAY_RULES = PlayRules(follow=True, trump_when_void=True, head=True)
 """Follow suit, else trump; head the trick if able ("Playing")."""
 BELLI, WELI = card("7d"), card("6d")
 
 
-class Mauscheln(Game):
+class Mauscheln(PotGame):
     """Mauscheln for 3 to 5 players (up to 10 with the 52-card pack); see docs/rules/mauscheln.md."""
 
     name = "mauscheln"
     rules_type = MauschelnRules
+    state_type = MauschelnState
+    play_phase = Phase.PLAY
+    observer = observe
     default_players = 4
-    carry_options = POT_CARRY_OPTIONS
     deal_options = ("hands", "stock", "turned")
     card_places = {"hands": Place.SEATS, "face_down": Place.SEATS, "talon": Place.PILE}
     rules: MauschelnRules
 
     def __init__(self, num_players: int | None = None, rules: MauschelnRules | None = None, *, session=False):
         super().__init__(num_players, rules, session=session)
-        self.ids = self.actions.singles
+        self.exchange = TalonExchange(self.actions, self._exchange_limit, self._minimum_discards,
+                                      self._give_turn_up)
+        """Up to four cards with the talon ("Exchanging"); a knocking dealer exchanges first, for the turn-up."""
         top_trumps = [BELLI] if self.rules.belli else [WELI] if self.rules.weli else []
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t, top_trumps=top_trumps, top_trumps_below=1)
                         for t in range(len(SUITS))]
 
     # ------------------------------------------------------------ declarations
-    def player_range(self) -> tuple[int, int]:
-        return self.rules.player_range()
-
-    def pack(self) -> Pack:
-        return self.rules.pack()
-
     def build_actions(self) -> ActionLayout:
-        codes_ = self.pack().codes
         return ActionLayout([
-            Segment(Act.PLAY, codes_, bare=True, doc="play this card"),
-            Segment(Act.DISCARD, codes_, doc="put this card on the bonfire (exchange)",
-                    seen_by_others="discards a card"),
-            Segment(Act.DONE, doc="end the exchange: receive as many cards from the talon"),
+            play_segment(self.pack()),
+            *exchange_segments(self.pack(), "put this card on the bonfire (exchange)"),
             Segment(Act.SNEAK, doc="undertake to win at least two tricks"),
             Segment(Act.JOIN, doc="play along with the sneaker, undertaking a trick"),
             Segment(Act.PASS, doc="drop out of this deal"),
@@ -85,12 +79,6 @@ class Mauscheln(Game):
         return self._orders[state.trump]
 
     # ------------------------------------------------------------ session/deal
-    def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> MauschelnState:
-        n = self.num_players
-        ledger = ledger_from_carry(carry, n, self.rules.bankroll)
-        return MauschelnState(num_players=n, rng=rng, dealer=dealer, ledger=ledger,
-                              session_start=list(ledger.bankrolls))
-
     def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:
         return {"pot": int(self.rules.pinke * rng.integers(0, 8))}
 
@@ -99,27 +87,18 @@ class Mauscheln(Game):
             raise OptionError("option 'deal': 'turned' is one card")
 
     def start_deal(self, state: MauschelnState, deal: DealSpec | None) -> None:
-        n = self.num_players
-        state.bids, state.quartets, state.exchanged = [Bid.NONE] * n, [0] * n, [0] * n
-        state.tricks_won, state.played = [0] * n, [[] for _ in range(n)]
-        state.face_down = [[] for _ in range(n)]
-        state.sneaker, state.knocked, state.turn_up_taken, state.pending, state.queue = None, False, False, 0, []
-        state.trick, state.tricks_played, state.belli_lost_by, state.breakdown = [], 0, [], {}
-        state.ledger.paid_in = [0] * n
+        state.clear_deal()
         state.ledger.pay_in(state.dealer, self.rules.pinke)  # the Pinke ("Dealing")
         state.hands, stock = self.complete_deal(state, deal, HAND_SIZE)
         turned = deal.extra.get("turned") if deal is not None else None
         state.turned = turned[0] if turned else stock.pop(0)
         state.talon = stock
         state.trump = suit_of(state.turned)
-        self._update_scores(state)
+        self.update_scores(state)  # before any quartet is paid for: the first action's reward counts those
         if self.rules.quartets:
             self._redeal_quartets(state)
         knock = self.rules.dealer_knock and rank_of(state.turned) in self.rules.knock_ranks
         PHASE_TABLE.start(self, state, Phase.KNOCK if knock else Phase.SNEAK)
-
-    def session_over(self, state: MauschelnState) -> bool:
-        return state.deals_played >= self.rules.session_deals
 
     # -------------------------------------------------------- phases (PHASE_TABLE)
     def legal_actions(self, state: MauschelnState) -> list[int]:
@@ -127,22 +106,14 @@ class Mauscheln(Game):
 
     def apply_action(self, state: MauschelnState, action: int) -> None:
         PHASE_TABLE.apply(self, state, action)
-        self._update_scores(state)
+        self.update_scores(state)
 
     def legal_play(self, state: MauschelnState) -> list[int]:
-        index, start = self.pack().index, self.actions.start[Act.PLAY]
         cards_ = self.order(state).legal_plays(state.hands[state.to_act], [c for _, c in state.trick], PLAY_RULES)
-        return sorted(start + index[c] for c in cards_)
+        return self.actions.card_actions(Act.PLAY, cards_)
 
     def legal_exchange(self, state: MauschelnState) -> list[int]:
-        seat = state.to_act
-        legal = []
-        if state.pending < self._exchange_limit(state, seat):
-            start, index = self.actions.start[Act.DISCARD], self.pack().index
-            legal = sorted(start + index[c] for c in state.hands[seat])
-        if state.pending >= self._minimum_discards(state, seat):
-            legal.append(self.ids[Act.DONE])
-        return legal
+        return self.exchange.legal(state)
 
     def _exchange_limit(self, state: MauschelnState, seat: int) -> int:
         """Up to four cards, as far as the talon lasts (a knocking dealer also gets the turn-up)."""
@@ -154,6 +125,14 @@ class Mauscheln(Game):
 
     def _takes_turn_up(self, state: MauschelnState, seat: int) -> bool:
         return state.knocked and seat == state.dealer
+
+    def _give_turn_up(self, state: MauschelnState, seat: int, count: int) -> int:
+        """The knocking dealer's first replacement is the turn-up; the rest come from the talon."""
+        if not self._takes_turn_up(state, seat):
+            return 0
+        state.hands[seat].append(state.turned)
+        state.turn_up_taken = True
+        return 1
 
     # ----------------------------------------------------------- the deal
     def _redeal_quartets(self, state: MauschelnState) -> None:
@@ -174,37 +153,31 @@ class Mauscheln(Game):
         return Phase.JOIN
 
     def begin_sneaking(self, state: MauschelnState) -> Next:
-        state.queue = seats_from(self.num_players, state.dealer + 1)
-        state.to_act = state.queue[0]
+        ask_in_turn(state, seats_from(self.num_players, state.dealer + 1))
         return None
 
     def sneak_decision(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
-        state.queue.pop(0)
         sneak = name is Act.SNEAK
         state.bids[seat] = Bid.SNEAK if sneak else Bid.PASS
         if sneak:
             state.sneaker = seat
             return Phase.JOIN
-        if state.queue:
-            state.to_act = state.queue[0]
+        if ask_next(state):
             return None
-        self._end_deal(state, "thrown_in")  # nobody sneaks: the cards are thrown in and the next player deals
+        self.end_deal(state, "thrown_in")  # nobody sneaks: the cards are thrown in and the next player deals
         return END
 
     def begin_joining(self, state: MauschelnState) -> Next:
-        state.queue = seats_from(self.num_players, state.sneaker + 1, lambda s: s != state.sneaker)
-        state.to_act = state.queue[0]
+        ask_in_turn(state, seats_from(self.num_players, state.sneaker + 1, lambda s: s != state.sneaker))
         return None
 
     def join_decision(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
         state.bids[seat] = Bid.JOIN if name is Act.JOIN else Bid.PASS
-        state.queue.pop(0)
-        if state.queue:
-            state.to_act = state.queue[0]
+        if ask_next(state):
             return None
         if not any(state.bids[s] is Bid.JOIN for s in range(self.num_players)):
             state.ledger.take_out(state.sneaker, state.ledger.pot)  # all fold: the sneaker takes the pot
-            self._end_deal(state, "all_passed")
+            self.end_deal(state, "all_passed")
             return END
         return Phase.EXCHANGE
 
@@ -214,52 +187,20 @@ class Mauscheln(Game):
         order = seats_from(self.num_players, state.dealer + 1, state.active)
         if state.knocked:
             order = [state.dealer] + [s for s in order if s != state.dealer]
-        state.queue = order
-        return self._next_exchanger(state)
+        return None if self.exchange.begin(state, order) else Phase.PLAY
 
-    def _next_exchanger(self, state: MauschelnState) -> Next:
-        while state.queue and self._exchange_limit(state, state.queue[0]) == 0:
-            state.queue.pop(0)
-        if state.queue:
-            state.to_act, state.pending = state.queue[0], 0
-            return None
-        return Phase.PLAY
-
-    def exchange(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
+    def exchange_card(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
         """One more card on the bonfire, or ``done``: the talon (and a knocker's turn-up) replaces them."""
-        if name is Act.DONE:
-            return self._finish_exchange(state, seat)
-        return self._discard(state, seat, self.pack().cards[item])
-
-    def _discard(self, state: MauschelnState, seat: int, card_id: int) -> Next:
-        state.hands[seat].remove(card_id)
-        state.face_down[seat].append(card_id)
-        state.pending += 1
-        if state.pending == self._exchange_limit(state, seat):
-            return self._finish_exchange(state, seat)
-        return None
-
-    def _finish_exchange(self, state: MauschelnState, seat: int) -> Next:
-        count = state.pending
-        if self._takes_turn_up(state, seat):
-            state.hands[seat].append(state.turned)
-            state.turn_up_taken = True
-            count -= 1
-        state.hands[seat].extend(state.talon[:count])
-        state.talon = state.talon[count:]
-        state.exchanged[seat] = state.pending
-        state.queue.pop(0)
-        return self._next_exchanger(state)
+        return None if self.exchange.act(state, seat, name, item) else Phase.PLAY
 
     # --------------------------------------------------------------- tricks
-    def begin_play(self, state: MauschelnState) -> Next:
-        state.leader = state.sneaker
-        state.pot_at_play = state.ledger.pot
-        state.to_act = state.sneaker
+    def enter_play(self, state: MauschelnState) -> Next:
+        """The sneaker leads the first trick."""
+        self.begin_play(state, state.sneaker)
         return None
 
-    def play(self, state: MauschelnState, seat: int, name: Act, item: int) -> Next:
-        trick = play_card(state, seat, self.pack().cards[item], self.order(state), state.active)
+    def play(self, state: MauschelnState, seat: int, name: Act, card: int) -> Next:
+        trick = play_card(state, seat, card, self.order(state), state.active)
         if trick is None:
             return None
         winning_card = next(c for s, c in trick if s == state.leader)
@@ -271,45 +212,20 @@ class Mauscheln(Game):
         return None
 
     def _settle(self, state: MauschelnState) -> None:
-        """Shares per trick out of the pot, then bêtes into it ("Scoring")."""
-        ledger, pot = state.ledger, state.pot_at_play
-        per_trick = (pot if self.rules.trick_share is TrickShare.POT else self.rules.pinke) // TRICKS
-        active = [s for s in range(self.num_players) if state.active(s)]
-        shares = {s: per_trick * state.tricks_won[s] for s in active}
-        betes = {s: self._bete(state, s, pot) for s in active}
-        ledger.settle_tricks(shares, betes)
+        """Shares per trick out of the pot, then bêtes into it ("Scoring"), then the Belli penalties."""
+        self.settle(state)
         for s in state.belli_lost_by:
-            ledger.pay_in(s, self.rules.belli_penalty)
-        state.breakdown.update({"shares": shares, "betes": betes, "pot_at_play": pot,
-                                "tricks_won": list(state.tricks_won), "belli_penalties": list(state.belli_lost_by)})
-        self._end_deal(state, "played")
+            state.ledger.pay_in(s, self.rules.belli_penalty)
+        state.breakdown["belli_penalties"] = list(state.belli_lost_by)
+        self.end_deal(state, "played")
 
-    def _bete(self, state: MauschelnState, seat: int, pot: int) -> int:
-        """Joiner without a trick: the pot; sneaker with one trick: the pot; with none: double."""
-        tricks = state.tricks_won[seat]
-        if seat == state.sneaker:
-            return 2 * pot if tricks == 0 else pot if tricks == 1 else 0
-        return pot if tricks == 0 else 0
+    def seat_bete(self, state: MauschelnState, seat: int, pot: int) -> int:
+        return self.rules.bete_for(pot, state.tricks_won[seat], sneaker=seat == state.sneaker)
 
-    def _end_deal(self, state: MauschelnState, reason: str) -> None:
-        state.breakdown.update({"reason": reason, "sneaker": state.sneaker, "pot": state.ledger.pot,
-                                "paid_in": list(state.ledger.paid_in)})
-        state.dealer = (state.dealer + 1) % self.num_players  # "the next player ... deals"
-        state.deal_over, state.to_act, state.queue = True, None, []
-
-    def _update_scores(self, state: MauschelnState) -> None:
-        state.scores = net_results(state.ledger, state.session_start)
+    def deal_facts(self, state: MauschelnState) -> dict[str, Any]:
+        return {**super().deal_facts(state), "sneaker": state.sneaker}
 
     # ----------------------------------------------------------- observation
-    def encode(self, state: MauschelnState, seat: int, out: np.ndarray) -> None:
-        observe.encode(self, state, seat, out)
-
-    def view(self, state: MauschelnState, seat: int) -> dict[str, Any]:
-        return observe.view(self, state, seat)
-
-    def render(self, state: MauschelnState, seat: int | None = None) -> str:
-        return observe.render(self, state, seat)
-
     def hand_is_hidden(self, state: MauschelnState, seat: int) -> bool:
         """The knocking dealer decides before looking at the hand ("Knocking")."""
         return state.phase is Phase.KNOCK and seat == state.dealer
@@ -327,11 +243,9 @@ class Mauscheln(Game):
         """A quartet goes on the bonfire and its holder pays the Pinke, in front of everybody ("Quartets")."""
         return list(state.quartets)
 
-    def conserved(self, state: MauschelnState) -> dict[str, Any]:
-        places = [*state.hands, *state.face_down, *state.played, state.talon]
-        if not state.turn_up_taken:
-            places.append([state.turned])
-        return {"cards": sorted(c for place in places for c in place), "chips": state.ledger.total}
+    def card_places_now(self, state: MauschelnState) -> list[list[int]]:
+        turn_up = [] if state.turn_up_taken else [[state.turned]]
+        return [*state.hands, *state.face_down, *state.played, state.talon, *turn_up]
 
 
 def _is_quartet(hand: list[int]) -> bool:
@@ -345,9 +259,9 @@ PHASE_TABLE = PhaseTable({
                       enter=Mauscheln.begin_sneaking),
     Phase.JOIN: Step(offer(Act.JOIN, Act.PASS), Mauscheln.join_decision, then=(Phase.EXCHANGE, END),
                      enter=Mauscheln.begin_joining),
-    Phase.EXCHANGE: Step(Mauscheln.legal_exchange, Mauscheln.exchange, then=(Phase.PLAY,),
+    Phase.EXCHANGE: Step(Mauscheln.legal_exchange, Mauscheln.exchange_card, then=(Phase.PLAY,),
                          enter=Mauscheln.begin_exchange),
-    Phase.PLAY: Step(Mauscheln.legal_play, Mauscheln.play, then=(END,), enter=Mauscheln.begin_play),
+    Phase.PLAY: Step(Mauscheln.legal_play, Mauscheln.play, then=(END,), enter=Mauscheln.enter_play),
 }, first=(Phase.KNOCK, Phase.SNEAK))
 """Mauscheln's deal: each phase's legal actions, handler, set-up, and the phases that may follow.
 

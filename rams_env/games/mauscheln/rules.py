@@ -9,6 +9,9 @@ from typing import ClassVar
 from rams_env.core.cards import FULL_52, PIQUET_32, RANKS, WELI_33, Pack
 from rams_env.core.rules import Rules, require
 
+HAND_SIZE = TRICKS = 4
+"""Four cards each, four tricks a deal ("Dealing")."""
+
 
 class TrickShare(Enum):
     """What one trick earns ("Scoring": "1/4 of the Pinke"; see the decisions in the docs)."""
@@ -71,6 +74,18 @@ class MauschelnRules(Rules):
         require(not self.belli_penalty or self.belli, "belli_penalty needs belli=True")
         require(all(r in RANKS for r in self.knock_ranks) and self.knock_ranks,
                 f"knock_ranks={self.knock_ranks!r}: ranks such as ('A', 'K')")
+
+    # ------------------------------------------------- settlement (the engine and the heuristic both call these)
+    def share_per_trick(self, pot: int) -> int:
+        """Chips one of the four tricks earns: a quarter of the pot (or of the Pinke) ("Scoring")."""
+        return (pot if self.trick_share is TrickShare.POT else self.pinke) // TRICKS
+
+    @staticmethod
+    def bete_for(pot: int, tricks: int, sneaker: bool = False) -> int:
+        """A joiner without a trick pays the pot; the sneaker with one trick the pot, with none double."""
+        if sneaker:
+            return 2 * pot if tricks == 0 else pot if tricks == 1 else 0
+        return pot if tricks == 0 else 0
 
     def pack(self) -> Pack:
         if self.large_pack:

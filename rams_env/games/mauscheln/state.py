@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rams_env.core.actions import ActionName
+from rams_env.core.exchange import ExchangeState
 from rams_env.core.game import StateEnum
-from rams_env.core.stakes import Ledger
-from rams_env.core.trickplay import TrickState
+from rams_env.core.perdeal import per_deal, per_deal_list, per_seat
 
 
 class Phase(StateEnum):
@@ -43,26 +43,19 @@ class Bid(StateEnum):
 
 
 @dataclass
-class MauschelnState(TrickState):
+class MauschelnState(ExchangeState):
     """Everything about a Mauscheln session and its deal (all hands: never shown to agents)."""
 
-    ledger: Ledger = field(default_factory=lambda: Ledger([]))
+    NO_BID = Bid.NONE
     phase: Phase = Phase.SNEAK
-    talon: list[int] = field(default_factory=list)  # top first
     turned: int = -1  # the turned trump card (face up; the dealer takes it after a knock)
-    turn_up_taken: bool = False
-    session_start: list[int] = field(default_factory=list)  # bankrolls when the session began
+    turn_up_taken: bool = per_deal(False)
     trump: int = 0
-    face_down: list[list[int]] = field(default_factory=list)  # per seat: cards put on the bonfire
-    bids: list[Bid] = field(default_factory=list)
-    sneaker: int | None = None
-    knocked: bool = False
-    quartets: list[int] = field(default_factory=list)  # quartet redeals per seat (public: they paid)
-    exchanged: list[int] = field(default_factory=list)  # cards exchanged per seat (public)
-    pending: int = 0  # cards discarded so far by the player exchanging now
-    queue: list[int] = field(default_factory=list)
-    pot_at_play: int = 0
-    belli_lost_by: list[int] = field(default_factory=list)  # seats whose Belli fell to the trump ace
+    sneaker: int | None = per_deal(None)
+    knocked: bool = per_deal(False)
+    quartets: list[int] = per_seat(0)  # quartet redeals per seat (public: they paid)
+    belli_lost_by: list[int] = per_deal_list()  # seats whose Belli fell to the trump ace
+    pot_at_play: int = 0  # not per deal here: until play begins the pot of the last deal played is shown
 
     def active(self, seat: int) -> bool:
         """Plays this deal: the sneaker and those who joined."""

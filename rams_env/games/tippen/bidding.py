@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from rams_env.core.phases import END, Next
 from rams_env.core.seating import seats_from
-from rams_env.games.tippen import play
+from rams_env.core.turns import ask_in_turn, ask_next
+from rams_env.games.tippen.rules import TippenRules
 from rams_env.games.tippen.state import Act, Bid, Phase, TippenState
 
 if TYPE_CHECKING:
@@ -28,17 +29,14 @@ def begin_bidding(game: Tippen, state: TippenState) -> Next:
         for s in undecided:
             state.bids[s] = Bid.FORCED
         return _after_bidding(game, state)
-    state.queue = undecided
-    state.to_act = undecided[0]
+    ask_in_turn(state, undecided)
     return None
 
 
 def bid(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
     """Tap (play this deal) or pass, in turn."""
     state.bids[seat] = Bid.PLAY if name is Act.TAP else Bid.PASS
-    state.queue.pop(0)
-    if state.queue:
-        state.to_act = state.queue[0]
+    if ask_next(state):
         return None
     return _after_bidding(game, state)
 
@@ -46,63 +44,32 @@ def bid(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Ne
 def _after_bidding(game: Tippen, state: TippenState) -> Next:
     active = [s for s in range(game.num_players) if state.active(s)]
     if not active:  # all pass: the next dealer antes too and deals
-        play.end_deal(game, state, "all_passed")
+        game.end_deal(state, "all_passed")
         return END
     if len(active) == 1:  # a lone player wins the pot
         state.ledger.take_out(active[0], state.ledger.pot)
-        play.end_deal(game, state, "lone_player")
+        game.end_deal(state, "lone_player")
         return END
     return Phase.EXCHANGE if game.rules.exchange else Phase.PLAY
 
 
 # ----------------------------------------------------------------- exchange
-def exchange_limit(game: Tippen, state: TippenState) -> int:
-    return min(game.rules.exchange, len(state.talon))
+def exchange_limit(state: TippenState, rules: TippenRules) -> int:
+    """Up to the rule set's number of cards, as far as the talon lasts (the same for every player)."""
+    return min(rules.exchange, len(state.talon))
 
 
 def legal_exchange(game: Tippen, state: TippenState) -> list[int]:
     """Discard another card (up to the limit) or end the exchange."""
-    seat, limit = state.to_act, exchange_limit(game, state)
-    legal = []
-    if state.pending < limit:
-        start, index = game.actions.start[Act.DISCARD], game.pack().index
-        legal = sorted(start + index[c] for c in state.hands[seat])
-    return legal + [game.ids[Act.DONE]]
+    return game.exchange.legal(state)
 
 
 def begin_exchange(game: Tippen, state: TippenState) -> Next:
     """The active players exchange in turn from forehand."""
-    state.queue = seats_from(game.num_players, state.dealer + 1, state.active)
-    return _next_exchanger(game, state)
+    seats = seats_from(game.num_players, state.dealer + 1, state.active)
+    return None if game.exchange.begin(state, seats) else Phase.PLAY
 
 
 def exchange(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
-    """One more card discarded, or ``done``: the talon replaces the cards discarded."""
-    if name is Act.DONE:
-        return finish_exchange(game, state, seat)
-    return exchange_discard(game, state, seat, game.pack().cards[item])
-
-
-def exchange_discard(game: Tippen, state: TippenState, seat: int, card_id: int) -> Next:
-    state.hands[seat].remove(card_id)
-    state.face_down[seat].append(card_id)
-    state.pending += 1
-    if state.pending == exchange_limit(game, state):
-        return finish_exchange(game, state, seat)
-    return None
-
-
-def _next_exchanger(game: Tippen, state: TippenState) -> Next:
-    if state.queue and exchange_limit(game, state) > 0:
-        state.to_act, state.pending = state.queue[0], 0
-        return None
-    return Phase.PLAY
-
-
-def finish_exchange(game: Tippen, state: TippenState, seat: int) -> Next:
-    """The talon replaces as many cards as were discarded; the next player exchanges."""
-    state.hands[seat].extend(state.talon[:state.pending])
-    state.talon = state.talon[state.pending:]
-    state.exchanged[seat] = state.pending
-    state.queue.pop(0)
-    return _next_exchanger(game, state)
+    """One more card discarded, or ``done``: the talon replaces the cards discarded; the next player exchanges."""
+    return None if game.exchange.act(state, seat, name, item) else Phase.PLAY

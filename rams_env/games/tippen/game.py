@@ -15,23 +15,23 @@ phase that follows, so a move goes apply_action -> handler -> the next phase's `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from rams_env.core.actions import ActionLayout, Segment
-from rams_env.core.cards import NATURAL_ORDER, SUITS, Pack, rank_of, suit_of
-from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
+from rams_env.core.actions import ActionLayout, Segment, play_segment
+from rams_env.core.cards import NATURAL_ORDER, SUITS, rank_of, suit_of
+from rams_env.core.exchange import TalonExchange, exchange_segments
+from rams_env.core.game import DealSpec, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
 from rams_env.core.observation import ObservationLayout
 from rams_env.core.phases import END, Next, PhaseTable, Step, dealer_acts, offer
-from rams_env.core.potgame import POT_CARRY_OPTIONS, ledger_from_carry
+from rams_env.core.potgame import PotGame, shove_segments
 from rams_env.core.private_choice import PrivateChoice
 from rams_env.core.tricks import PlayRules, TrickOrder
 from rams_env.games.tippen import bidding, observe, play, privileges
 from rams_env.games.tippen.rules import DealerOption, PlayMode, TippenRules, TrumpFrom
-from rams_env.games.tippen.state import Act, Bid, Phase, TippenState
+from rams_env.games.tippen.state import Act, Phase, TippenState
 
 PLAY_RULES = {
     PlayMode.HEAD: PlayRules(follow=True, trump_when_void=True, head=True),
@@ -43,13 +43,15 @@ HOP_RANKS = ("A", "7")
 """Hop and jump: a cut showing an ace or a seven passes the deal on."""
 
 
-class Tippen(Game):
+class Tippen(PotGame):
     """Tippen in all its rule sets; see docs/rules/tippen.md."""
 
     name = "tippen"
     rules_type = TippenRules
+    state_type = TippenState
+    play_phase = Phase.PLAY
+    observer = observe
     default_players = 4
-    carry_options = POT_CARRY_OPTIONS
     deal_options = ("hands", "stock", "turned")
     preset_aliases = ("ruleset",)
     card_places = {"hands": Place.SEATS, "face_down": Place.SEATS, "talon": Place.PILE, "trump_card": Place.CARD}
@@ -57,30 +59,22 @@ class Tippen(Game):
 
     def __init__(self, num_players: int | None = None, rules: TippenRules | None = None, *, session=False):
         super().__init__(num_players, rules, session=session)
-        self.ids = self.actions.singles
         self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
         self.robbing = PrivateChoice((self.ids[Act.DECLINE], self.ids[Act.ROB]), self.ids[Act.DECLINE],
                                      privileges.holds_trump_seven)
         """Every player is asked; only the holder of the trump seven may rob the upcard."""
         self.play_rules = PLAY_RULES[self.rules.play_mode]
+        self.exchange = TalonExchange(self.actions, lambda state, seat: bidding.exchange_limit(state, self.rules))
+        """Modern rules: the players in the game exchange up to three cards with the talon."""
 
     def order(self, state: TippenState) -> TrickOrder:
         """Card strengths with this deal's trump (built once per suit)."""
         return self._orders[state.trump]
 
-    def player_range(self) -> tuple[int, int]:
-        return self.rules.player_range()
-
-    def pack(self) -> Pack:
-        return self.rules.pack()
-
     def build_actions(self) -> ActionLayout:
-        codes_ = self.pack().codes
         return ActionLayout([
-            Segment(Act.PLAY, codes_, bare=True, doc="play this card"),
-            Segment(Act.DISCARD, codes_, doc="discard this card (exchange; after a knock, sniff or rob)",
-                    seen_by_others="discards a card"),
-            Segment(Act.DONE, doc="end the exchange: receive as many cards from the talon"),
+            play_segment(self.pack()),
+            *exchange_segments(self.pack(), "discard this card (exchange; after a knock, sniff or rob)"),
             Segment(Act.TAP, doc="play this deal (tippen), undertaking a trick"),
             Segment(Act.PASS, doc="drop out of this deal"),
             Segment(Act.KNOCK, doc="dealer: knock on the unseen trump before looking at the hand"),
@@ -89,19 +83,13 @@ class Tippen(Game):
                     doc="do not use the privilege (knock, sniff, rob); without the trump 7 the only answer"),
             Segment(Act.ROB, doc="holder of the trump 7: take the upcard, discard one"),
             Segment(Act.DROP, doc="sniffing dealer (1859): drop out, paying a simple bête"),
-            Segment(Act.DEAL, doc="dealer: deal"),
-            Segment(Act.SHOVE, doc="dealer: leave the ante in the pot and pass the deal on"),
+            *shove_segments("ante"),
         ], names=Act)
 
     def build_observation(self) -> ObservationLayout:
         return observe.layout(self.num_players, self.pack(), self.rules.hand_size, self.rules.stake)
 
     # ------------------------------------------------------------ session/deal
-    def new_session(self, rng: np.random.Generator, dealer: int, carry: Mapping[str, Any]) -> TippenState:
-        ledger = ledger_from_carry(carry, self.num_players, self.rules.bankroll)
-        return TippenState(num_players=self.num_players, rng=rng, dealer=dealer, ledger=ledger,
-                           session_start=list(ledger.bankrolls))
-
     def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:
         return {"pot": int(self.rules.stake * rng.integers(0, 8))}
 
@@ -109,26 +97,22 @@ class Tippen(Game):
         if "turned" in extra and (len(extra["turned"]) != 1 or self.rules.trump_from is not TrumpFrom.TURNED):
             raise OptionError("option 'deal': 'turned' is one card, for rule sets that turn a trump")
 
-    def session_over(self, state: TippenState) -> bool:
-        return state.deals_played >= self.rules.session_deals
-
     def start_deal(self, state: TippenState, deal: DealSpec | None) -> None:
         n = self.num_players
-        state.ledger.paid_in = [0] * n
-        state.shoves, state.hops, state.breakdown, state.pending_deal = 0, 0, {}, deal
+        state.clear_deal()
+        state.pending_deal = deal
         state.ledger.pay_in(state.dealer, self.rules.stake)
         if self.rules.max_bete:  # play for at most the maximum; the rest waits for later deals
             state.ledger.release_set_aside()
             state.ledger.cap_pot(self.rules.max_bete)
         if self.rules.hop_and_jump and deal is None:
             self._hop_and_jump(state)
-        self._clear_deal(state)
         if self.rules.shoving:
             state.hands, state.talon = [[] for _ in range(n)], list(self.pack().cards)  # not dealt yet
             PHASE_TABLE.start(self, state, Phase.SHOVE)
         else:
             PHASE_TABLE.start(self, state, self._deal(state))
-        play.update_scores(state)
+        self.update_scores(state)
 
     def _hop_and_jump(self, state: TippenState) -> None:
         """While the cut shows an ace or a seven the deal passes on and the new dealer antes too."""
@@ -137,14 +121,6 @@ class Tippen(Game):
             state.hops += 1
             state.dealer = (state.dealer + 1) % self.num_players
             state.ledger.pay_in(state.dealer, self.rules.stake)
-
-    def _clear_deal(self, state: TippenState) -> None:
-        n = self.num_players
-        state.bids, state.exchanged, state.tricks_won = [Bid.NONE] * n, [0] * n, [0] * n
-        state.face_down, state.played = [[] for _ in range(n)], [[] for _ in range(n)]
-        state.privileged, state.dropped, state.upcard_public, state.upcard_taken_by = None, False, True, None
-        state.queue, state.trick, state.tricks_played, state.pending = [], [], 0, 0
-        state.first_trick_winner, state.pot_at_play, state.trump_card = None, 0, -1
 
     def _deal(self, state: TippenState) -> Next:
         """Deal and turn the trump; the first decision: the dealer's privilege, else the robbing offer."""
@@ -166,21 +142,12 @@ class Tippen(Game):
 
     def apply_action(self, state: TippenState, action: int) -> None:
         PHASE_TABLE.apply(self, state, action)
-        play.update_scores(state)
-
-    def legal_shove(self, state: TippenState) -> list[int]:
-        """Deal, or shove while someone has not shoved yet."""
-        if state.shoves < self.num_players - 1:
-            return [self.ids[Act.DEAL], self.ids[Act.SHOVE]]
-        return [self.ids[Act.DEAL]]
+        self.update_scores(state)
 
     def shove_decision(self, state: TippenState, seat: int, name: Act, item: int) -> Next:
         """Shoving: the next player antes too and deals; each may shove once, so a deal happens."""
         if name is Act.SHOVE:
-            state.shoves += 1
-            state.dealer = (seat + 1) % self.num_players
-            state.ledger.pay_in(state.dealer, self.rules.stake)
-            state.to_act = state.dealer
+            self.shove(state, seat, self.rules.stake)
             return None
         return self._deal(state)
 
@@ -189,15 +156,6 @@ class Tippen(Game):
         """A knocking dealer decides before looking at the hand ("Knocking")."""
         return (state.phase is Phase.DEALER and seat == state.dealer
                 and self.rules.dealer_option is DealerOption.KNOCK)
-
-    def encode(self, state: TippenState, seat: int, out: np.ndarray) -> None:
-        observe.encode(self, state, seat, out)
-
-    def view(self, state: TippenState, seat: int) -> dict[str, Any]:
-        return observe.view(self, state, seat)
-
-    def render(self, state: TippenState, seat: int | None = None) -> str:
-        return observe.render(self, state, seat)
 
     def shuffle_unseen(self, state: TippenState, seat: int, rng: np.random.Generator) -> TippenState:
         clone = state.clone()
@@ -228,15 +186,19 @@ class Tippen(Game):
         sniffing dealer takes the trump card unseen ("Variations")."""
         return state.trump if observe.trump_known(self, state) else None
 
-    def conserved(self, state: TippenState) -> dict[str, Any]:
-        places = [*state.hands, *state.face_down, *state.played, state.talon]
-        if self._upcard_on_table(state):
-            places.append([state.trump_card])
-        return {"cards": sorted(c for place in places for c in place), "chips": state.ledger.total}
+    def deal_facts(self, state: TippenState) -> dict[str, Any]:
+        return {**super().deal_facts(state), "privileged": state.privileged, "set_aside": state.ledger.set_aside}
+
+    def seat_bete(self, state: TippenState, seat: int, pot: int) -> int:
+        return self.rules.bete_for(pot, state.tricks_won[seat], privileged=seat == state.privileged)
+
+    def card_places_now(self, state: TippenState) -> list[list[int]]:
+        upcard = [[state.trump_card]] if self._upcard_on_table(state) else []
+        return [*state.hands, *state.face_down, *state.played, state.talon, *upcard]
 
 
 PHASE_TABLE = PhaseTable({
-    Phase.SHOVE: Step(Tippen.legal_shove, Tippen.shove_decision, then=(Phase.DEALER, Phase.ROB), enter=dealer_acts),
+    Phase.SHOVE: Step(Tippen.shove_actions, Tippen.shove_decision, then=(Phase.DEALER, Phase.ROB), enter=dealer_acts),
     Phase.DEALER: Step(privileges.legal_dealer, privileges.dealer_decision, then=(Phase.DISCARD, Phase.ROB),
                        enter=dealer_acts),
     Phase.DISCARD: Step(privileges.legal_discard, privileges.discard, then=(Phase.DROP, Phase.ROB, Phase.BID)),

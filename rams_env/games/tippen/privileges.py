@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rams_env.core.cards import rank_of, suit_of
+from rams_env.core.exchange import discard_face_down
 from rams_env.core.phases import Next
 from rams_env.core.seating import seats_from
 from rams_env.games.tippen.rules import DealerOption
@@ -30,8 +31,7 @@ def legal_dealer(game: Tippen, state: TippenState) -> list[int]:
 
 def legal_discard(game: Tippen, state: TippenState) -> list[int]:
     """Any card of the hand, face down, for the upcard taken."""
-    start, index = game.actions.start[Act.DISCARD], game.pack().index
-    return sorted(start + index[c] for c in state.hands[state.to_act])
+    return game.actions.card_actions(Act.DISCARD, state.hands[state.to_act])
 
 
 def dealer_decision(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
@@ -74,11 +74,9 @@ def rob_decision(game: Tippen, state: TippenState, seat: int, name: Act, item: i
     return Phase.DISCARD
 
 
-def discard(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
+def discard(game: Tippen, state: TippenState, seat: int, name: Act, card: int) -> Next:
     """The knocker, sniffer or robber lays one card face down for the upcard taken."""
-    card_id = game.pack().cards[item]
-    state.hands[seat].remove(card_id)
-    state.face_down[seat].append(card_id)
+    discard_face_down(state, seat, card)
     if seat == state.privileged and game.rules.dealer_option is DealerOption.SNIFF_ALVENSLEBEN:
         return Phase.DROP  # play, or drop out paying a simple bête
     if seat == state.privileged:

@@ -126,6 +126,30 @@ class TippenRules(Rules):
                 "robbing needs a turned trump card (trump_from='turned')")
         require(self.session_deals >= 1, "session_deals must be >= 1")
 
+    # ------------------------------------------------- settlement (the engine and the heuristic both call these)
+    def share_per_trick(self, pot: int) -> int:
+        """Chips one trick earns from a pot of ``pot``: a third of it, or one counter ("Settlement")."""
+        pays = self.trick_pays
+        if pays is TrickPays.COUNTER or (pays is TrickPays.COUNTER_THEN_THIRD and pot == self.stake):
+            return 1
+        return pot // 3
+
+    def simple_bete(self, pot: int) -> int:
+        """The bête of a player without a trick: the pot, or the basic stake."""
+        return pot if self.bete is Bete.POT else self.stake
+
+    def bete_for(self, pot: int, tricks: int, privileged: bool = False) -> int:
+        """What a player with ``tricks`` pays after play: the simple bête without a trick; a dealer who
+        knocked or sniffed (``privileged``) pays on her own scale."""
+        bete, option = self.simple_bete(pot), self.dealer_option
+        if not privileged:
+            return bete if tricks == 0 else 0
+        if option is DealerOption.KNOCK:  # "double stake" with no trick, "single stake" with one
+            return self.stake * max(0, 2 - tricks)
+        if option is DealerOption.SNIFF_GRUPP:  # must take two tricks: single bête for one, double for none
+            return bete * max(0, 2 - tricks)
+        return 2 * bete if tricks == 0 else 0  # Alvensleben: a sniffer without a trick pays a double bête
+
     def pack(self) -> Pack:
         return FULL_52 if self.large_pack else PIQUET_32
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rams_env.core.actions import ActionName
-from rams_env.core.game import DealSpec, StateEnum
-from rams_env.core.stakes import Ledger
-from rams_env.core.trickplay import TrickState
+from rams_env.core.exchange import ExchangeState
+from rams_env.core.game import StateEnum
+from rams_env.core.perdeal import per_deal
 
 
 class Phase(StateEnum):
@@ -47,30 +47,20 @@ class Bid(StateEnum):
 
 
 @dataclass
-class TippenState(TrickState):
+class TippenState(ExchangeState):
     """Everything about a Tippen session and its deal (all hands: never shown to agents)."""
 
-    ledger: Ledger = field(default_factory=lambda: Ledger([]))
-    session_start: list[int] = field(default_factory=list)
+    NO_BID = Bid.NONE
     phase: Phase = Phase.BID
-    pending_deal: DealSpec | None = None
-    talon: list[int] = field(default_factory=list)
-    trump_card: int = -1
+    trump_card: int = per_deal(-1)
     trump: int = 0
-    upcard_public: bool = True  # False once a knocking/sniffing (Grupp) dealer took it unseen
-    upcard_taken_by: int | None = None
-    face_down: list[list[int]] = field(default_factory=list)
-    bids: list[Bid] = field(default_factory=list)
-    privileged: int | None = None  # the dealer who knocked or sniffed
-    dropped: bool = False
-    exchanged: list[int] = field(default_factory=list)
-    pending: int = 0
-    shoves: int = 0
-    hops: int = 0
-    queue: list[int] = field(default_factory=list)
-    first_trick_winner: int | None = None
-    pot_at_play: int = 0
-    forced: bool = False
+    upcard_public: bool = per_deal(True)  # False once a knocking/sniffing (Grupp) dealer took it unseen
+    upcard_taken_by: int | None = per_deal(None)
+    privileged: int | None = per_deal(None)  # the dealer who knocked or sniffed
+    dropped: bool = per_deal(False)
+    hops: int = per_deal(0)
+    first_trick_winner: int | None = per_deal(None)
+    forced: bool = False  # set as the cards are dealt: only the basic stake in the pot, everyone plays
 
     def active(self, seat: int) -> bool:
         return self.bids[seat] in (Bid.PLAY, Bid.FORCED, Bid.PRIVILEGED)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from rams_env.core.actions import ActionLayout, Segment
+from rams_env.core.actions import ActionLayout, Segment, play_segment
 from rams_env.core.cards import PIQUET_32, SUITS, Pack, RankOrder
 from rams_env.core.game import DealSpec, Game, OptionError, redeal_unseen
 from rams_env.core.global_state import Place
@@ -45,6 +45,7 @@ class Toepen(Game):
     score_unit = "lives"
     default_players = 4
     carry_options = ("lives_lost",)
+    observer = observe
     card_places = {"hands": Place.SEATS, "face_down": Place.SEATS, "stock": Place.PILE, "claim": Place.PILE}
     rules: ToepenRules
 
@@ -52,8 +53,6 @@ class Toepen(Game):
         super().__init__(num_players, rules, session=session)
         self.order = TrickOrder(RANKS)
         self.precedence = [SUITS.index(s) for s in self.rules.suit_precedence]
-        self.play_ids = [self.actions.id(Act.PLAY, i) for i in range(len(PIQUET_32))]
-        self.ids = self.actions.singles
         self.jack_announcement = PrivateChoice((self.ids[Act.ANNOUNCE], self.ids[Act.SILENT]), self.ids[Act.SILENT],
                                                openings.may_announce_jacks)
         """Every player still in is asked; only three or four jacks may whistle or stand up."""
@@ -67,7 +66,7 @@ class Toepen(Game):
 
     def build_actions(self) -> ActionLayout:
         return ActionLayout([
-            Segment(Act.PLAY, PIQUET_32.codes, bare=True, doc="play this card"),
+            play_segment(PIQUET_32),
             Segment(Act.KNOCK, doc="raise the stake by one life"),
             Segment(Act.PASS, doc="do not knock now (any-time knock window)"),
             Segment(Act.STAY, doc="stay in after a knock (or the poverty raise)"),
@@ -103,16 +102,7 @@ class Toepen(Game):
 
     def start_deal(self, state: ToepenState, deal: DealSpec | None) -> None:
         n = self.num_players
-        state.folded = [False] * n
-        state.deal_lost = [0] * n
-        state.stake, state.knocks, state.last_knocker = 1, 0, None
-        state.knocked_by, state.redraws, state.tricks_won = [0] * n, [0] * n, [0] * n
-        state.signals = [Signal.NONE] * n
-        state.played = [[] for _ in range(n)]
-        state.face_down = [[] for _ in range(n)]
-        state.revealed, state.trick = [], []
-        state.claimant, state.claim, state.queue = None, [], []
-        state.tricks_played, state.last_trick_winner, state.breakdown = 0, None, {}
+        state.clear_deal()
         if state.out[state.dealer]:
             state.dealer = next_seat(n, state.dealer, lambda s: not state.out[s])
         sizes = [0 if state.out[s] else HAND_SIZE for s in range(n)]
@@ -143,15 +133,6 @@ class Toepen(Game):
                 and sum(state.in_play(s) for s in range(self.num_players)) > 1)
 
     # ----------------------------------------------------------- observation
-    def encode(self, state: ToepenState, seat: int, out: np.ndarray) -> None:
-        observe.encode(self, state, seat, out)
-
-    def view(self, state: ToepenState, seat: int) -> dict[str, Any]:
-        return observe.view(self, state, seat)
-
-    def render(self, state: ToepenState, seat: int | None = None) -> str:
-        return observe.render(self, state, seat)
-
     def shuffle_unseen(self, state: ToepenState, seat: int, rng: np.random.Generator) -> ToepenState:
         clone = state.clone()
         others = [s for s in range(self.num_players) if s != seat]

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rams_env.core.cards import PIQUET_32
 from rams_env.core.phases import END, Next
 from rams_env.core.seating import next_seat, seats_from
 from rams_env.core.tricks import PlayRules, winner_with_precedence
@@ -97,8 +96,7 @@ def legal(game: Toepen, state: ToepenState) -> list[int]:
     """The cards the player to act may play (and, with before-play knocking, knock), as action ids."""
     seat = state.to_act
     cards = game.order.legal_plays(state.hands[seat], [c for _, c in state.trick], FOLLOW_SUIT)
-    index = PIQUET_32.index
-    legal_ids = sorted(game.play_ids[index[c]] for c in cards)
+    legal_ids = game.actions.card_actions("play", cards)
     if game.rules.knock_timing is KnockTiming.BEFORE_PLAY and game.can_knock(state, seat):
         legal_ids.append(game.ids[Act.KNOCK])
     return legal_ids
@@ -123,11 +121,11 @@ def _next_to_play(game: Toepen, state: ToepenState) -> int | None:
     return seat
 
 
-def play(game: Toepen, state: ToepenState, seat: int, name: Act, item: int) -> Next:
+def play(game: Toepen, state: ToepenState, seat: int, name: Act, card: int) -> Next:
     """A card to the trick, or (before-play knocking) a knock first."""
     if name is Act.KNOCK:
         return knock(game, state, seat)
-    return play_card(game, state, seat, PIQUET_32.cards[item])
+    return play_card(game, state, seat, card)
 
 
 def play_card(game: Toepen, state: ToepenState, seat: int, card: int) -> Next:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rams_env.core.actions import ActionName
-from rams_env.core.game import State, StateEnum
+from rams_env.core.game import StateEnum
+from rams_env.core.perdeal import per_deal, per_deal_list, per_seat, per_seat_lists
+from rams_env.core.trickplay import TrickState
 
 HAND_SIZE = 4
 TRICKS = HAND_SIZE
@@ -48,36 +50,29 @@ class Signal(StateEnum):
 
 
 @dataclass
-class ToepenState(State):
+class ToepenState(TrickState):
     """Everything about a Toepen session and its current deal (all hands: never shown to agents)."""
 
     lives_lost: list[int] = field(default_factory=list)
     out: list[bool] = field(default_factory=list)  # lost the session and dropped out (play_on)
     phase: Phase = Phase.PLAY
-    hands: list[list[int]] = field(default_factory=list)
     stock: list[int] = field(default_factory=list)
-    face_down: list[list[int]] = field(default_factory=list)  # per seat: unrevealed dirty discards, folded hand
-    revealed: list[int] = field(default_factory=list)  # challenged dirty hands, turned face up
-    folded: list[bool] = field(default_factory=list)
-    deal_lost: list[int] = field(default_factory=list)  # lives lost in this deal, per seat
-    stake: int = 1  # lives at risk for a player who stays in and loses the last trick
-    knocks: int = 0
-    last_knocker: int | None = None
-    knocked_by: list[int] = field(default_factory=list)  # knocks per seat this deal
-    redraws: list[int] = field(default_factory=list)
-    signals: list[Signal] = field(default_factory=list)
-    claimant: int | None = None  # seat whose dirty-hand claim is open to challenge
-    claim: list[int] = field(default_factory=list)  # the discarded hand under challenge
-    queue: list[int] = field(default_factory=list)  # seats still to decide (dirty, announce, knock window)
+    face_down: list[list[int]] = per_seat_lists()  # per seat: unrevealed dirty discards, folded hand
+    revealed: list[int] = per_deal_list()  # challenged dirty hands, turned face up
+    folded: list[bool] = per_seat(False)
+    deal_lost: list[int] = per_seat(0)  # lives lost in this deal, per seat
+    stake: int = per_deal(1)  # lives at risk for a player who stays in and loses the last trick
+    knocks: int = per_deal(0)
+    last_knocker: int | None = per_deal(None)
+    knocked_by: list[int] = per_seat(0)  # knocks per seat this deal
+    redraws: list[int] = per_seat(0)
+    signals: list[Signal] = per_seat(Signal.NONE)
+    claimant: int | None = per_deal(None)  # seat whose dirty-hand claim is open to challenge
+    claim: list[int] = per_deal_list()  # the discarded hand under challenge
     challengers: list[int] = field(default_factory=list)  # seats still to decide on the open claim
     responders: list[int] = field(default_factory=list)  # seats still to stay or fold
     resume: Phase | None = None  # after the responses: PLAY or WINDOW; None = start trick play
-    leader: int = 0
-    trick: list[tuple[int, int]] = field(default_factory=list)  # (seat, card) in play order
-    tricks_played: int = 0
-    tricks_won: list[int] = field(default_factory=list)
-    played: list[list[int]] = field(default_factory=list)  # every card each seat played this deal
-    last_trick_winner: int | None = None
+    last_trick_winner: int | None = per_deal(None)
 
     def in_play(self, seat: int) -> bool:
         """Dealt in this deal and not folded."""
