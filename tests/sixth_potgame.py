@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
 from rams_env.core import observation_core as core
+from rams_env.core import observation_seats as seats
 from rams_env.core.actions import ActionLayout, ActionName, Segment, play_segment
-from rams_env.core.cards import LUPFEN_20, RankOrder, codes
-from rams_env.core.encoding import put_cards
+from rams_env.core.cards import LUPFEN_20, RankOrder
 from rams_env.core.game import StateEnum, redeal_unseen
-from rams_env.core.observation import Field, ObservationLayout
+from rams_env.core.observation_core import Observation
 from rams_env.core.phases import END, Next, PhaseTable, Step, offer
 from rams_env.core.potgame import PotGame, PotState
 from rams_env.core.rules import Rules
@@ -83,34 +83,12 @@ class DreiblattState(PotState):
         return self.bids[seat] is Bid.TAP
 
 
-PHASE_INDEX = core.phase_index(list(Phase))
-
-
-def _layout(n: int) -> ObservationLayout:
-    seats = core.SeatBlock([*core.play_markers(Phase.PLAY), core.playing_field("1 if she taps", n),
-                            core.tricks_won_field(TRICKS), core.net_field(200, "200")], n)
-    position, trick_number = core.position_fields(n, list(Phase), TRICKS)
-    return ObservationLayout([Field("hand", len(LUPFEN_20), "the observer's hand"), *core.table_fields(n, 20),
-                              *seats.layout_fields(), *position, Field("pot", 1, "pot / 100"),
-                              Field("pot_at_play", 1, "pot at play / 100"), *trick_number], seats=seats)
-
-
-def _encode(game: Dreiblatt, state: DreiblattState, seat: int, out: np.ndarray) -> None:
-    lay, at = game.observation, game.observation.offsets
-    put_cards(out, at["hand"], LUPFEN_20.index, state.hands[seat])
-    core.write_table(out, at, LUPFEN_20.index, state, seat, game.num_players)
-    lay.seats.encode(state, seat, out, at[lay.seats.first])
-    core.write_position(out, at, PHASE_INDEX, state, seat, TRICKS)
-    core.write_pot(out, at, state, 100)
-
-
-def _view(game: Dreiblatt, state: DreiblattState, seat: int) -> dict[str, Any]:
-    n = game.num_players
-    seen = {**core.position_view(state, seat, n), "hand": codes(state.hands[seat]).split(),
-            **core.table_view(state, seat, n), **core.pot_view(state),
-            "bids": [state.bids[(seat + r) % n].name.lower() for r in range(n)]}
-    game.observation.seats.view(state, seat, seen)
-    return seen
+def _layout(n: int) -> Observation:
+    """The core's parts: hand, table, per-player block, position and phase, pot, trick number, bids."""
+    block = seats.SeatBlock([*seats.play_markers(Phase.PLAY), seats.playing_field("1 if she taps", n),
+                             seats.tricks_won_field(TRICKS), seats.net_field(200, "200")], n)
+    parts = [core.hand(), *core.around_the_table(block, list(Phase)), *core.pot_game_end(100, "100", TRICKS)]
+    return Observation(parts, n, LUPFEN_20)
 
 
 def _render(game: Dreiblatt, state: DreiblattState, seat: int | None = None) -> str:
@@ -122,13 +100,13 @@ class Dreiblatt(PotGame):
     rules_type = DreiblattRules
     state_type = DreiblattState
     play_phase = Phase.PLAY
-    observer = SimpleNamespace(encode=_encode, view=_view, render=_render)
+    observer = SimpleNamespace(encode=core.encode, view=core.view, render=_render)
     default_players = 3
 
     def build_actions(self) -> ActionLayout:
         return ActionLayout([play_segment(self.pack()), Segment(Act.TAP), Segment(Act.PASS)], names=Act)
 
-    def build_observation(self) -> ObservationLayout:
+    def build_observation(self) -> Observation:
         return _layout(self.num_players)
 
     def start_deal(self, state: DreiblattState, deal) -> None:
