@@ -116,13 +116,6 @@ class Dreiblatt(PotGame):
         PHASE_TABLE.start(self, state, Phase.BID)
         self.update_scores(state)
 
-    def legal_actions(self, state: DreiblattState) -> list[int]:
-        return [] if state.terminal else PHASE_TABLE.legal(self, state)
-
-    def apply_action(self, state: DreiblattState, action: int) -> None:
-        PHASE_TABLE.apply(self, state, action)
-        self.update_scores(state)
-
     def begin_bidding(self, state: DreiblattState) -> Next:
         ask_in_turn(state, seats_from(self.num_players, state.dealer + 1))
         return None
@@ -173,3 +166,4 @@ PHASE_TABLE = PhaseTable({
     Phase.PLAY: Step(Dreiblatt.legal_play, Dreiblatt.play, then=(END,), enter=Dreiblatt.enter_play),
 }, first=(Phase.BID,))
 """Dreiblatt's deal: tap or pass in turn (fewer than two end it), then the three tricks."""
+Dreiblatt.phase_table = PHASE_TABLE

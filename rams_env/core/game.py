@@ -28,6 +28,7 @@ from rams_env.core.cards import CardError, Pack, check_disjoint, code
 from rams_env.core.global_state import Place, state_layout
 from rams_env.core.observation import ObservationLayout
 from rams_env.core.perdeal import PER_DEAL, per_deal_dict, per_deal_list
+from rams_env.core.phases import PhaseTable
 from rams_env.core.rules import Rules, RulesError
 
 
@@ -141,6 +142,9 @@ class Game(ABC):
     observer: ClassVar[Any]
     """The game's observe module: ``encode``, ``view`` and ``render`` of (game, state, seat), which the
     methods of the same names call."""
+    phase_table: ClassVar[PhaseTable]
+    """The deal as a table of phases (rams_env/core/phases.py): ``PHASE_TABLE`` at the end of the game's
+    game.py, set there with ``<Game>.phase_table = PHASE_TABLE`` (its steps name the class's methods)."""
 
     def __init__(self, num_players: int | None = None, rules: Rules | None = None, *, session: bool = False):
         self.rules = rules if rules is not None else self.rules_type()
@@ -181,13 +185,20 @@ class Game(ABC):
     def start_deal(self, state: State, deal: DealSpec | None) -> None:
         """Deal (``deal`` fixed, or shuffled from ``state.rng``) and set who acts."""
 
-    @abstractmethod
     def legal_actions(self, state: State) -> list[int]:
-        """Sorted legal action ids of the seat to act (empty when terminal)."""
+        """Sorted legal action ids of the seat to act (empty when terminal): the phase's, from the table."""
+        return [] if state.terminal else self.phase_table.legal(self, state)
 
-    @abstractmethod
     def apply_action(self, state: State, action: int) -> None:
-        """Play a legal action; set ``state.deal_over`` when the deal is settled."""
+        """Play a legal action through the phase table (its handler sets ``state.deal_over`` when the deal is
+        settled), then bring the scores up to date."""
+        self.phase_table.apply(self, state, action)
+        self.update_scores(state)
+
+    def update_scores(self, state: State) -> None:
+        """Recompute ``state.scores`` after a move: nothing here (Toepen's lives move as they are paid); the
+        pot games derive theirs from the ledger (``PotGame.update_scores``)."""
+        return
 
     def encode(self, state: State, seat: int, out: np.ndarray) -> None:
         """Write what ``seat`` may know into the zeroed vector ``out`` (default: the observer's ``encode``)."""

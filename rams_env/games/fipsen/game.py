@@ -138,14 +138,6 @@ class Fipsen(Game):
         state.skat, state.aside = stock[:self.spec.skat], stock[self.spec.skat:]
         return Phase.AUCTION
 
-    # -------------------------------------------------------- phases (PHASE_TABLE)
-    def legal_actions(self, state: FipsenState) -> list[int]:
-        return [] if state.terminal else PHASE_TABLE.legal(self, state)
-
-    def apply_action(self, state: FipsenState, action: int) -> None:
-        PHASE_TABLE.apply(self, state, action)
-        self.update_scores(state)
-
     # ------------------------------------------------------------- bookkeeping
     def update_scores(self, state: FipsenState) -> None:
         """Hedewigs won in Thedinghausen, points on the sheet elsewhere, since the session began."""
@@ -198,3 +190,4 @@ declarer's discards after picking up (a Kieker always discards seven, then conce
 trumps), trumps named unless the contract fixes them, play; Grossenaspe asks whether to play on once the
 bid is made.
 """
+Fipsen.phase_table = PHASE_TABLE

@@ -139,14 +139,6 @@ class Lupfen(PotGame):
         state.turned = state.stock[0]
         state.trump = suit_of(state.turned)
 
-    # -------------------------------------------------------- phases (PHASE_TABLE)
-    def legal_actions(self, state: LupfenState) -> list[int]:
-        return [] if state.terminal else PHASE_TABLE.legal(self, state)
-
-    def apply_action(self, state: LupfenState, action: int) -> None:
-        PHASE_TABLE.apply(self, state, action)
-        self.update_scores(state)
-
     def legal_play(self, state: LupfenState) -> list[int]:
         hand_cards = self._orders[state.trump].legal_plays(state.hands[state.to_act], [c for _, c in state.trick],
                                                            PLAY_RULES)
@@ -317,3 +309,4 @@ The shove (variation); in a Lupfen round the lift in turn and, after a lift, pla
 starts with the game on. Once it is on, three Unters are declared (winning at once), else everyone is asked
 whether to scrap (dealing again), then the three tricks.
 """
+Lupfen.phase_table = PHASE_TABLE

@@ -100,14 +100,6 @@ class Mauscheln(PotGame):
         knock = self.rules.dealer_knock and rank_of(state.turned) in self.rules.knock_ranks
         PHASE_TABLE.start(self, state, Phase.KNOCK if knock else Phase.SNEAK)
 
-    # -------------------------------------------------------- phases (PHASE_TABLE)
-    def legal_actions(self, state: MauschelnState) -> list[int]:
-        return [] if state.terminal else PHASE_TABLE.legal(self, state)
-
-    def apply_action(self, state: MauschelnState, action: int) -> None:
-        PHASE_TABLE.apply(self, state, action)
-        self.update_scores(state)
-
     def legal_play(self, state: MauschelnState) -> list[int]:
         cards_ = self.order(state).legal_plays(state.hands[state.to_act], [c for _, c in state.trick], PLAY_RULES)
         return self.actions.card_actions(Act.PLAY, cards_)
@@ -269,3 +261,4 @@ The dealer's knock on a high turn-up (variation; she becomes the sneaker), else 
 passing throws the cards in); the others join or pass (nobody joining gives the sneaker the pot); the
 exchange with the talon; the four tricks.
 """
+Mauscheln.phase_table = PHASE_TABLE

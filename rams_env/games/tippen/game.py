@@ -136,14 +136,6 @@ class Tippen(PotGame):
                         and state.ledger.pot == rules.stake)
         return Phase.ROB if rules.dealer_option is DealerOption.NONE else Phase.DEALER
 
-    # -------------------------------------------------------- phases (PHASE_TABLE)
-    def legal_actions(self, state: TippenState) -> list[int]:
-        return [] if state.terminal else PHASE_TABLE.legal(self, state)
-
-    def apply_action(self, state: TippenState, action: int) -> None:
-        PHASE_TABLE.apply(self, state, action)
-        self.update_scores(state)
-
     def shove_decision(self, state: TippenState, seat: int, name: Act, item: int) -> Next:
         """Shoving: the next player antes too and deals; each may shove once, so a deal happens."""
         if name is Act.SHOVE:
@@ -216,3 +208,4 @@ A deal opens with the shove (modern variation), the dealer's knock or sniff, or 
 knocker, sniffer or robber discards for the upcard (an Alvensleben sniffer may then drop out); bidding
 (skipped while play is forced) ends the deal when fewer than two play, else the exchange (modern) and play.
 """
+Tippen.phase_table = PHASE_TABLE

@@ -115,13 +115,6 @@ class Toepen(Game):
             return sum(not o for o in state.out) <= 1
         return any(x >= self.rules.lives for x in state.lives_lost)
 
-    # -------------------------------------------------------- phases (PHASE_TABLE)
-    def legal_actions(self, state: ToepenState) -> list[int]:
-        return [] if state.terminal else PHASE_TABLE.legal(self, state)
-
-    def apply_action(self, state: ToepenState, action: int) -> None:
-        PHASE_TABLE.apply(self, state, action)
-
     def can_knock(self, state: ToepenState, seat: int) -> bool:
         """Knocking rules ("Knocking", "Endgame", "Variations": poverty).
 
@@ -174,3 +167,4 @@ announcements (skipped without the rule), the poverty raise's stays and folds, t
 one's turn or in the any-time window after each card, asks everyone still in to stay or fold, and play
 resumes where it was (``state.resume``). A deal ends when all but one fold or the fourth trick is played.
 """
+Toepen.phase_table = PHASE_TABLE
