@@ -3,7 +3,7 @@
 The cross-check plays the same deals with the same random actions in both engines and
 compares observations, masks, seats to act, dealers, bankrolls, the pot, rewards, episode
 ends and settlements on every step (tests/vector_crosscheck.py, tests/vector_reference_mauscheln.py).
-``RAMS_VECTOR_DEALS`` deals per preset and table size (default 60, CI 2000); the slow tier runs
+``RAMS_VECTOR_DEALS`` deals per preset and table size (default 60, CI 500); the slow tier runs
 only when ``RAMS_VECTOR_SLOW_DEALS`` is set:
 ``RAMS_VECTOR_SLOW_DEALS=100000 pytest -m slow tests/test_vector_mauscheln.py``.
 """

@@ -3,7 +3,7 @@
 The cross-check (tests/vector_crosscheck.py, tests/vector_reference_tippen.py) plays the same deals with the same random
 actions in both engines and compares observations, masks, seats to act, dealers, pots, net
 chips, rewards, episode ends and settlements on every step, for every batched preset at 3, 4
-and its largest table. ``RAMS_VECTOR_DEALS`` deals each (default 60, CI 2000); the slow tier
+and its largest table. ``RAMS_VECTOR_DEALS`` deals each (default 60, CI 500); the slow tier
 runs only when ``RAMS_VECTOR_SLOW_DEALS`` is set:
 ``RAMS_VECTOR_SLOW_DEALS=100000 pytest -m slow tests/test_vector_tippen.py``.
 The API shared with Toepen (shapes, dtypes, penalties, policy groups) is tested in

@@ -3,7 +3,7 @@
 The cross-check plays the same deals with the same random actions in both engines and
 compares observations, masks, seats to act, dealers, lives, rewards, episode ends and
 settlements on every step (tests/vector_crosscheck.py, tests/vector_reference_toepen.py).
-``RAMS_VECTOR_DEALS`` deals per preset and table size (default 60, CI 2000: about 3 s of CPU per
+``RAMS_VECTOR_DEALS`` deals per preset and table size (default 60, CI 500: about 3 s of CPU per
 1000 deals); the slow tier runs only when ``RAMS_VECTOR_SLOW_DEALS`` is set (two to three hours
 for 100,000 deals each): ``RAMS_VECTOR_SLOW_DEALS=100000 pytest -m slow tests/test_vector_toepen.py``.
 """

@@ -27,7 +27,7 @@ import rams_env.vector as vector
 from tests import tiers
 
 DEALS = int(os.environ.get("RAMS_VECTOR_DEALS", "60"))
-"""Deals per cross-checked case: CI sets ``RAMS_VECTOR_DEALS`` (2000); a local run checks a few (every step of
+"""Deals per cross-checked case: CI sets ``RAMS_VECTOR_DEALS`` (500, .ci/run); a local run checks a few (every step of
 them bit for bit, so a difference shows within the first deals)."""
 SLOW_DEALS = int(os.environ.get("RAMS_VECTOR_SLOW_DEALS", "0"))
 """The slow tier's deals per case (e.g. 100000), run only when set: ``pytest -m slow tests/test_vector_<game>.py``."""
