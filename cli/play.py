@@ -20,7 +20,6 @@ has not ended it.
 from __future__ import annotations
 
 import argparse
-import copy
 import sys
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -243,11 +242,9 @@ class SessionWatcher(Watcher):
         table.say(f"  {table.names[seat]}: {shown}")  # another player's face-down discard names no card
 
     def settled(self, state) -> None:
-        """The deal's last table, from the human's seat, shown as over (a shallow copy: nothing is re-applied)."""
+        """The deal's last table, from the human's seat (the render shows a settled deal as over)."""
         self._trick_taken(state)
-        shown = copy.copy(state)
-        shown.terminal, shown.to_act = True, None
-        self.final = (self.raw.game.render(shown, self.table.seat), state.breakdown)
+        self.final = (self.raw.game.render(state, self.table.seat), state.breakdown)
 
     def acted(self, turn: Turn) -> bool:
         if self.final is None:

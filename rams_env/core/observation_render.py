@@ -13,18 +13,24 @@ from rams_env.core.cards import codes
 from rams_env.core.observation_core import label
 
 
+def deal_over(state: Any) -> bool:
+    """The deal is settled: the episode's end, or a session's deal as ``Game.apply``'s ``settled`` hook sees it
+    (before the next is dealt), which ``rams play`` shows as the deal's last table."""
+    return state.deal_over or state.terminal
+
+
 def deal_number(state: Any) -> int:
-    """The deal under way (or the last one, once the episode is over), counted from 1."""
-    return state.deals_played + (0 if state.terminal else 1)
+    """The deal under way (or the last one, once it is settled), counted from 1."""
+    return state.deals_played + (0 if deal_over(state) else 1)
 
 
 def status(state: Any) -> str:
-    return "over" if state.terminal else f"phase {label(state.phase)}"
+    return "over" if deal_over(state) else f"phase {label(state.phase)}"
 
 
 def seat_marks(state: Any, s: int) -> str:
-    """`` D`` for the dealer, `` *`` for the player to act."""
-    return (" D" if s == state.dealer else "") + (" *" if s == state.to_act else "")
+    """`` D`` for the dealer, `` *`` for the player to act (nobody once the deal is settled)."""
+    return (" D" if s == state.dealer else "") + (" *" if s == state.to_act and not deal_over(state) else "")
 
 
 def pot_player(width: int) -> Callable[[Any, Any, int], str]:

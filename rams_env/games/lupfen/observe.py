@@ -8,7 +8,7 @@ from rams_env.core import observation_core as core
 from rams_env.core import observation_seats as seats
 from rams_env.core.cards import LUPFEN_20, codes
 from rams_env.core.observation_core import Observation, Scalar, Shown, encode, view
-from rams_env.core.observation_render import deal_number, pot_player, render_table
+from rams_env.core.observation_render import deal_number, deal_over, pot_player, render_table
 from rams_env.games.lupfen.state import Bid, LupfenState, Phase, Round
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def layout(n: int) -> Observation:
 
 
 def render(game: Lupfen, state: LupfenState, seat: int | None = None) -> str:
-    status = "over" if state.terminal else f"{core.label(state.round)} round, phase {core.label(state.phase)}"
+    status = "over" if deal_over(state) else f"{core.label(state.round)} round, phase {core.label(state.phase)}"
     trump = codes([state.turned]) if state.turned is not None else "not turned"
     header = f"Lupfen  deal {deal_number(state)}  {status}  trump {trump}  pot {state.ledger.pot}"
     return "\n".join(render_table(game, state, seat, header, pot_player(6), shown=lambda s: state.looked[s]))
