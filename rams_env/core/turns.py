@@ -22,16 +22,18 @@ def ask_in_turn(state: Any, seats: Iterable[int], may_act: SeatTest | None = Non
     if not seats:
         return False
     state.queue = seats
-    return _ask_first(state, may_act)
+    return ask_first(state, may_act)
 
 
 def ask_next(state: Any, may_act: SeatTest | None = None) -> bool:
     """The seat to act has answered: the next seat in turn (that ``may_act``) is asked; False once all have been."""
     state.queue.pop(0)
-    return _ask_first(state, may_act)
+    return ask_first(state, may_act)
 
 
-def _ask_first(state: Any, may_act: SeatTest | None) -> bool:
+def ask_first(state: Any, may_act: SeatTest | None = None) -> bool:
+    """The first seat left in ``state.queue`` (passing over those that may not act) is asked; False if none is.
+    For a game whose handler drops the seat that answered and re-enters its phase (Toepen's)."""
     while state.queue and may_act is not None and not may_act(state.queue[0]):
         state.queue.pop(0)
     if not state.queue:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rams_env.core.cards import rank_of
 from rams_env.core.phases import Next
 from rams_env.core.seating import seats_from
+from rams_env.core.turns import ask_first
 from rams_env.games.toepen import play
 from rams_env.games.toepen.state import HAND_SIZE, Act, Phase, Signal, ToepenState
 
@@ -34,8 +35,7 @@ def begin_dirty(game: Toepen, state: ToepenState) -> Next:
 
 def continue_dirty(game: Toepen, state: ToepenState) -> Next:
     """The next player to decide on her hand (the claimant again after a claim); none left: announcements."""
-    if state.queue and len(state.stock) >= HAND_SIZE:
-        state.to_act = state.queue[0]
+    if len(state.stock) >= HAND_SIZE and ask_first(state):
         return None
     return Phase.ANNOUNCE
 

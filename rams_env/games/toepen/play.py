@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from rams_env.core.phases import END, Next
 from rams_env.core.seating import next_seat, seats_from
 from rams_env.core.tricks import PlayRules, winner_with_precedence
+from rams_env.core.turns import ask_first
 from rams_env.games.toepen.rules import FoldedWinner, KnockTiming
 from rams_env.games.toepen.state import TRICKS, Act, Phase, ToepenState
 
@@ -75,10 +76,7 @@ def _open_window(game: Toepen, state: ToepenState) -> Next:
 
 def continue_window(game: Toepen, state: ToepenState) -> Next:
     """The next player in the window who may knock decides; when none is left, play resumes."""
-    while state.queue and not game.can_knock(state, state.queue[0]):
-        state.queue.pop(0)
-    if state.queue:
-        state.to_act = state.queue[0]
+    if ask_first(state, lambda seat: game.can_knock(state, seat)):
         return None
     return Phase.PLAY
 
