@@ -37,6 +37,10 @@ FORMAT = "rams-checkpoint"
 VERSION = 1
 META, POLICY, OPTIMIZER = "meta.json", "policy.pt", "optimizer.pt"
 
+GENERAL = "general"
+"""``meta["observation"]`` of a general checkpoint, whose network reads its game's general space and plays every
+table of it (agents/checkpoint/general.py); without the key, the network reads the table's own observation."""
+
 MAX_FILE_BYTES = 256 * 2**20
 """The file on disk."""
 MAX_META_BYTES = 4 * 2**20
@@ -194,6 +198,8 @@ def check_meta(meta: dict[str, Any]) -> dict[str, Any]:
                          f"(limit {MAX_PARAMETERS:,})")
     if "num_players" in meta:
         _count(meta, "num_players", 1)
+    if meta.get("observation", GENERAL) != GENERAL:
+        raise ZipRefused(f"{META}: observation must be {GENERAL!r} or absent, not {meta['observation']!r}")
     if not isinstance(meta.get("rules", {}), dict):
         raise ZipRefused(f"{META}: rules must be a mapping, not {meta.get('rules')!r}")
     return meta
