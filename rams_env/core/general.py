@@ -193,14 +193,7 @@ class Table:
         ``out`` (optional, (..., general) float32) is zeroed and filled in place, so a buffer of any table of
         the space can be reused."""
         native = np.asarray(native)
-        if native.shape[-1] != len(self.obs_index):
-            raise ValueError(f"observation of length {native.shape[-1]}, this table's is {len(self.obs_index)}")
-        shape = native.shape[:-1] + (self.obs_size,)
-        if out is None:
-            out = np.zeros(shape, dtype=OBS_DTYPE)
-        else:
-            _check_out(out, shape, OBS_DTYPE)
-            out[...] = 0.0
+        out = _zeroed_out(native, len(self.obs_index), "observation", self.obs_size, OBS_DTYPE, out)
         self.scatter(native, out)
         out[..., self._padded:] = self.features
         return out
@@ -208,14 +201,7 @@ class Table:
     def mask(self, native: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """(..., native A) legal-action masks as (..., general A) bool (False for actions this table lacks)."""
         native = np.asarray(native)
-        if native.shape[-1] != len(self.action_of_native):
-            raise ValueError(f"mask of length {native.shape[-1]}, this table has {len(self.action_of_native)} actions")
-        shape = native.shape[:-1] + (self.num_actions,)
-        if out is None:
-            out = np.zeros(shape, dtype=bool)
-        else:
-            _check_out(out, shape, np.dtype(bool))
-            out[...] = False
+        out = _zeroed_out(native, len(self.action_of_native), "mask", self.num_actions, np.dtype(bool), out)
         out[..., self.action_of_native] = native
         return out
 
@@ -270,6 +256,16 @@ def strided_runs(index: np.ndarray) -> list[StridedRun]:
     return out
 
 
-def _check_out(out: np.ndarray, shape: tuple[int, ...], dtype: Any) -> None:
+def _zeroed_out(native: np.ndarray, length: int, what: str, width: int, dtype: Any,
+                out: np.ndarray | None) -> np.ndarray:
+    """A zeroed (..., width) array of ``dtype`` for a (..., length) native batch: ``out`` checked and cleared,
+    or a new one."""
+    if native.shape[-1] != length:
+        raise ValueError(f"{what} of length {native.shape[-1]}, this table's is {length}")
+    shape = native.shape[:-1] + (width,)
+    if out is None:
+        return np.zeros(shape, dtype=dtype)
     if out.shape != shape or out.dtype != dtype:
         raise ValueError(f"out must be {np.dtype(dtype)} of shape {shape}, got {out.dtype} {out.shape}")
+    out[...] = 0
+    return out
