@@ -185,14 +185,16 @@ class RamsEnv(AECEnv):
         if cached is not None:
             return cached
         self._require_reset("observe")
-        if self.game_state.terminal:
+        state = self.game_state
+        if state.terminal:
             return self._observe_finished()[agent]
         seat = self._seat[agent]
         obs = np.zeros(self._obs_size, dtype=OBS_DTYPE)
-        self.game.encode(self.game_state, seat, obs)
+        self.game.encode(state, seat, obs)
         mask = np.zeros(self._n_actions, dtype=np.int8)
-        if self.game_state.to_act == seat and not self.game_state.terminal:
-            mask[self._legal] = 1
+        if state.to_act == seat:
+            for action in self._legal:  # a handful: cheaper than numpy's fancy indexing
+                mask[action] = 1
         cached = self._observed[agent] = {"observation": obs, "action_mask": mask}
         return cached
 
@@ -207,8 +209,11 @@ class RamsEnv(AECEnv):
         return self._observed
 
     def last(self, observe: bool = True):
+        """PettingZoo's ``last()``, written out (one call fewer per decision)."""
         self._require_reset()
-        return super().last(observe)
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
         self._require_live()

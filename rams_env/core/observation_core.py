@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from rams_env.core.cards import SUITS, Pack, codes
-from rams_env.core.encoding import put_seat_cards, put_trick
+from rams_env.core.encoding import seat_rows
 from rams_env.core.observation import Field, ObservationLayout
 from rams_env.core.observation_seats import SeatBlock
 
@@ -322,11 +322,15 @@ class Table:
                 Field("played", n * size, "every card each player has played this deal, per relative seat")]
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
-        trick, played = at["trick"], at["played"]
+        trick_rows, played_rows = seat_rows(at["trick"], n, len(index)), seat_rows(at["played"], n, len(index))
 
         def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
-            put_trick(out, trick, index, state.trick, seat, n)
-            put_seat_cards(out, played, index, state.played, seat)
+            rows = trick_rows[seat]
+            for s, c in state.trick:
+                out[rows[s] + index[c]] = 1.0
+            for row, cards in zip(played_rows[seat], state.played, strict=True):
+                for c in cards:
+                    out[row + index[c]] = 1.0
         return write
 
     def viewer(self, n: int) -> Viewer:

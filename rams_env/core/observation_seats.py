@@ -120,12 +120,9 @@ TO_ACT = marker("to_act", TO_ACT_DOC, attrgetter("to_act"))
 DEALER = marker("dealer", DEALER_DOC, attrgetter("dealer"))
 
 
-def _block_key(numeric: Sequence[SeatField]) -> Callable[[Any], tuple]:
-    """What the numeric fields' values are a function of, as one hashable tuple.
-
-    The lists the fields read, once each, flattened (``chain`` walks them in C); a field that
-    declares no ``reads`` adds its own values.
-    """
+def _block_inputs(numeric: Sequence[SeatField]) -> Callable[[Any], tuple]:
+    """What the numeric fields' values are a function of: the per-seat lists they read (the state's own, once
+    each), then the values of each field that declares no ``reads``."""
     names = list(dict.fromkeys(name for f in numeric for name in f.reads))
     unread = [f.get for f in numeric if not f.reads]
     if len(names) > 1:
@@ -133,8 +130,8 @@ def _block_key(numeric: Sequence[SeatField]) -> Callable[[Any], tuple]:
     else:
         lists = (lambda s, get=attrgetter(names[0]): (get(s),)) if names else (lambda s: ())
     if not unread:
-        return lambda state: tuple(chain.from_iterable(lists(state)))
-    return lambda state: tuple(chain(chain.from_iterable(lists(state)), *(get(state) for get in unread)))
+        return lists
+    return lambda state: (*lists(state), *(get(state) for get in unread))
 
 
 class SeatBlock:
@@ -158,7 +155,10 @@ class SeatBlock:
         numeric = [(row, f) for row, f in enumerate(self.fields) if not f.marker]
         self._markers = [(row * n, f.get) for row, f in enumerate(self.fields) if f.marker]
         self._getters = [f.get for _, f in numeric]
-        self._key = _block_key([f for _, f in numeric])
+        self._inputs = _block_inputs([f for _, f in numeric])
+        self._last_inputs: tuple | None = None
+        """The inputs of the last block encoded (copied), and that block: consecutive positions mostly share it."""
+        self._last_blocks: np.ndarray | None = None
         self._rows = np.array([row * n + s for row, _ in numeric for s in range(n)], dtype=np.intp)
         self._scale = np.repeat([float(f.scale) for _, f in numeric], n)
         self._offset = np.repeat([float(f.offset) for _, f in numeric], n)
@@ -183,18 +183,26 @@ class SeatBlock:
 
     def encode(self, state: Any, seat: int, out: np.ndarray, start: int) -> None:
         """Every field of the block into ``out[start:]``, in the observer's relative seat order."""
-        key = self._key(state)
-        blocks = self._blocks.get(key)
-        if blocks is None:
-            if len(self._blocks) >= self.CACHE_LIMIT:
-                self._blocks.clear()
-            blocks = self._blocks[key] = self._scaled(state)[self._relative].astype(OBS_DTYPE)
-        out[start:start + self.size] = blocks[seat]
+        inputs = self._inputs(state)
+        if inputs != self._last_inputs:  # most moves change none of the lists (compared, not hashed: fast)
+            self._last_blocks = self._blocks_of(inputs, state)
+            self._last_inputs = tuple(map(list, inputs))  # a copy: the state's lists change in place
+        out[start:start + self.size] = self._last_blocks[seat]
         n = self.n
         for row, get in self._markers:
             marked = get(state)
             if marked is not None:
                 out[start + row + (marked - seat) % n] = 1.0
+
+    def _blocks_of(self, inputs: tuple, state: Any) -> np.ndarray:
+        """The block for every observer seat (one row each), from the cache keyed by the inputs' contents."""
+        key = tuple(chain.from_iterable(inputs))
+        blocks = self._blocks.get(key)
+        if blocks is None:
+            if len(self._blocks) >= self.CACHE_LIMIT:
+                self._blocks.clear()
+            blocks = self._blocks[key] = self._scaled(state)[self._relative].astype(OBS_DTYPE)
+        return blocks
 
     def _scaled(self, state: Any) -> np.ndarray:
         """The numeric fields in absolute seat order, ``offset + value / scale`` in [0, 1]; markers 0."""

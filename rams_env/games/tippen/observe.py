@@ -20,6 +20,8 @@ __all__ = ["PHASES", "POT_SCALE", "layout", "encode", "view", "render", "trump_k
 PHASES = list(Phase)
 POT_SCALE = 64
 """Basic stakes that fill the pot and net fields (values are capped)."""
+UNSEEN_TAKES = (DealerOption.KNOCK, DealerOption.SNIFF_GRUPP)
+"""Dealer options under which the privileged dealer takes the turned card without showing it again."""
 
 
 def seat_block(n: int, hand_size: int, stake: int) -> seats.SeatBlock:
@@ -57,15 +59,20 @@ def trump_known(game: Tippen, state: TippenState) -> bool:
     return state.phase not in (Phase.SHOVE, Phase.DEALER)
 
 
-def known_cards(game: Tippen, state: TippenState) -> set[int]:
-    """Cards whose place every player knows: the face-up trump card, wherever it lies."""
-    if game.rules.trump_from is TrumpFrom.DEALER_LAST and state.phase is not Phase.SHOVE:
-        return {state.trump_card}  # shows trumps and stays in the dealer's hand
-    unseen_take = state.upcard_taken_by == state.privileged and game.rules.dealer_option in (
-        DealerOption.KNOCK, DealerOption.SNIFF_GRUPP)
-    if trump_known(game, state) and not (state.upcard_taken_by is not None and unseen_take):
-        return {state.trump_card}
-    return set()
+def known_cards(game: Tippen, state: TippenState) -> tuple[int, ...]:
+    """Cards whose place every player knows: the face-up trump card, wherever it lies (none, or that card).
+
+    Read at every observation: tests in the order that settles most positions first, no set built."""
+    if state.phase is Phase.SHOVE:
+        return ()
+    if game.rules.trump_from is TrumpFrom.DEALER_LAST:
+        return (state.trump_card,)  # shows trumps and stays in the dealer's hand
+    if state.phase is Phase.DEALER:
+        return ()  # the trump is "unfaced" until the dealer's privilege is settled
+    taker = state.upcard_taken_by
+    if taker is not None and taker == state.privileged and game.rules.dealer_option in UNSEEN_TAKES:
+        return ()  # a knocking or sniffing dealer took it unseen
+    return (state.trump_card,)
 
 
 def render(game: Tippen, state: TippenState, seat: int | None = None) -> str:
