@@ -40,7 +40,6 @@ from training.config import ConfigError, as_dict, load_config
 from training.outputs import check_outputs
 from training.rundir import LAST, RunDirError, prepare_run_dir
 from training.stopping import Interrupted, StopRequest
-from training.train import Run
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -69,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     out, run = Path(config.out_dir), None
     with StopRequest() as stop:
         try:
-            run = Run(config, quiet=args.quiet)
+            run = make_run(config, quiet=args.quiet)
             write_text(out / "config.yaml", yaml.safe_dump(as_dict(config), sort_keys=False))
             return train_and_report(run, args, args.resume and (out / LAST).exists(), stop)
         except Interrupted as point:
@@ -88,7 +87,19 @@ def main(argv: list[str] | None = None) -> int:
         return stop.exit_code
 
 
-def saved(out: Path, run: Run | None) -> str:
+def make_run(config, quiet: bool):
+    """The run of the config's ``trainer``: SB3 MaskablePPO in one seat (training/train.py) or batched
+    self-play (training/batched/run.py); both answer the calls below."""
+    if config.trainer == "batched":
+        from training.batched.run import BatchedRun
+
+        return BatchedRun(config, quiet=quiet)
+    from training.train import Run
+
+    return Run(config, quiet=quiet)
+
+
+def saved(out: Path, run) -> str:
     """What ``last.zip`` holds after an abrupt stop (its writes are atomic: the last complete one)."""
     if not (out / LAST).exists():
         return "no checkpoint was saved yet"
@@ -96,7 +107,7 @@ def saved(out: Path, run: Run | None) -> str:
     return f"{out / LAST} holds the last checkpoint{step}"
 
 
-def train_and_report(run: Run, args: argparse.Namespace, resume: bool, stop: StopRequest) -> int:
+def train_and_report(run, args: argparse.Namespace, resume: bool, stop: StopRequest) -> int:
     """Resume or warm-start, train, evaluate, save and report (main's work, inside the signal handling)."""
     config = run.config
     if resume:
