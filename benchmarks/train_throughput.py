@@ -154,7 +154,6 @@ def trainer_contenders(game: str, args: argparse.Namespace, folder: str) -> dict
     """``rams train``'s SB3 run (one torch thread, as it trains) and the batched self-play learner of ``game``
     (its config's threads), each warmed up once."""
     from training.batched.learner import SelfPlay
-    from training.batched.run import table_spec
     from training.config import load_config
     from training.tables import resolve_tables
     from training.train import Run
@@ -163,7 +162,7 @@ def trainer_contenders(game: str, args: argparse.Namespace, folder: str) -> dict
     sb3 = Run(load_config(f"{configs}/{game}.yaml", [f"out_dir={folder}/{game}"]), quiet=True)
     cfg = load_config(f"{configs}/{game}_batched.yaml", [f"out_dir={folder}/{game}_batched"])
     tables = resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules)
-    selfplay = SelfPlay(cfg.game, [table_spec(t) for t in tables], cfg.batched, cfg.seed)
+    selfplay = SelfPlay(cfg.game, tables, cfg.batched, cfg.seed)
 
     def iterate() -> int:
         before = selfplay.steps

@@ -1,4 +1,5 @@
-"""The tables a batched run trains or evaluates at: the config's ``tables`` (and ``eval.tables``) resolved.
+"""The tables a batched run trains or evaluates at: the config's ``tables`` (and ``eval.tables``) resolved into
+the learner's ``TableSpec`` (training/batched/tables.py).
 
 A table is a size and the rules in effect (a preset plus option overrides). The config names them as
 
@@ -15,14 +16,12 @@ checks a config before the trainer loads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import rams_env
 from rams_env.core.rules import RulesError
-from rams_env.registry import game_class
+from training.batched.tables import TableSpec, all_tables
 
-KEYWORDS = ("default", "all")
 ENTRY_KEYS = ("num_players", "preset", "rules")
 
 
@@ -30,58 +29,40 @@ class TableError(ValueError):
     """A ``tables`` setting the game cannot play; the message names the entry."""
 
 
-@dataclass(frozen=True)
-class Table:
-    """One table: its size, the preset (None: the game's default) and option overrides."""
-
-    num_players: int
-    preset: str | None
-    rules: tuple[tuple[str, Any], ...] = ()
-
-    def options(self) -> dict[str, Any]:
-        """Keyword arguments of ``rams_env.make_game`` / ``rams_env.vector.make`` after the size."""
-        return {**({"preset": self.preset} if self.preset else {}), **dict(self.rules)}
-
-    def label(self) -> str:
-        """``4p``, ``5p modern_knocking``, ``3p lives=10``: for bars, logs and TensorBoard tags."""
-        extra = [self.preset] if self.preset else []
-        extra += [f"{k}={v}" for k, v in self.rules]
-        return " ".join([f"{self.num_players}p", *extra])
+def table_options(table: TableSpec) -> dict[str, Any]:
+    """Keyword arguments of ``rams_env.make`` / ``make_game`` after the size: the preset, if any, and the rules."""
+    return {**({"preset": table.preset} if table.preset else {}), **table.rules}
 
 
-def config_table(game: str, num_players: int | None, rules: dict[str, Any]) -> Table:
+def config_table(game: str, num_players: int | None, rules: dict[str, Any]) -> TableSpec:
     """The table of a config's ``num_players`` and ``rules`` (``rules`` may hold ``preset``)."""
     options = dict(rules)
     preset = options.pop("preset", None)
     n = rams_env.make_game(game, num_players, preset=preset, **options).num_players
-    return Table(n, preset, tuple(sorted(options.items())))
-
-
-def every_table(game: str) -> list[Table]:
-    """Every table size of every preset of ``game`` (presets in the rules' order, sizes ascending)."""
-    out = []
-    for preset in game_class(game).rules_type.preset_names():
-        lo, hi = rams_env.make_game(game, preset=preset).player_range()
-        out.extend(Table(n, preset) for n in range(lo, hi + 1))
-    return out
+    return TableSpec(n, preset, options)
 
 
 def resolve_tables(setting: Any, game: str, num_players: int | None, rules: dict[str, Any],
-                   where: str = "tables") -> list[Table]:
+                   where: str = "tables") -> list[TableSpec]:
     """The tables a ``tables`` setting names, each checked by building it; raises TableError."""
     if setting == "default":
         return [config_table(game, num_players, rules)]
     if setting == "all":
-        return every_table(game)
+        return all_tables(game)
     if not isinstance(setting, list) or not setting:
         raise TableError(f"{where}: 'default', 'all' or a list of tables ({{num_players, preset, rules}}), "
                          f"got {setting!r}")
     base = config_table(game, num_players, rules)
     tables = [entry_table(entry, game, base, f"{where}[{i}]") for i, entry in enumerate(setting)]
-    return list(dict.fromkeys(tables))
+    return distinct(tables)
 
 
-def entry_table(entry: Any, game: str, base: Table, where: str) -> Table:
+def distinct(tables: list[TableSpec]) -> list[TableSpec]:
+    """``tables`` without repeats, in order."""
+    return [t for i, t in enumerate(tables) if t not in tables[:i]]
+
+
+def entry_table(entry: Any, game: str, base: TableSpec, where: str) -> TableSpec:
     """One list entry: its keys default to the config's table size, the default preset and no overrides."""
     if not isinstance(entry, dict) or set(entry) - set(ENTRY_KEYS):
         raise TableError(f"{where}: a mapping with keys among {', '.join(ENTRY_KEYS)}, got {entry!r}")
@@ -93,7 +74,7 @@ def entry_table(entry: Any, game: str, base: Table, where: str) -> Table:
         rams_env.make_game(game, n, preset=preset, **options)
     except (RulesError, TypeError, ValueError) as err:
         raise TableError(f"{where}: {err}") from None
-    return Table(int(n), preset, tuple(sorted(options.items())))
+    return TableSpec(int(n), preset, dict(options))
 
 
 def is_general(setting: Any, game: str, num_players: int | None, rules: dict[str, Any]) -> bool:

@@ -28,12 +28,13 @@ from agents.checkpoint.format import CheckpointError, load_checkpoint, load_trai
 from evaluation.duplicate import MatchResult
 from training.batched.run_eval import evaluate_weights
 from training.batched.run_log import ScalarLog, open_writer
+from training.batched.tables import TableSpec
 from training.config import TrainConfig, as_dict
 from training.run_report import results_table, write_results
 from training.run_state import check_run_meta
 from training.rundir import LAST
 from training.stopping import Interrupted, StopRequest
-from training.tables import Table, config_table, resolve_tables
+from training.tables import config_table, distinct, resolve_tables
 
 GENERAL = "general"
 """``meta["observation"]`` of a checkpoint that plays through the game's GeneralSpace (rams_env/core/general.py)."""
@@ -56,7 +57,7 @@ class BatchedRun:
         self.out.mkdir(parents=True, exist_ok=True)
         self.tables = resolve_tables(config.tables, config.game, config.num_players, config.rules)
         self.home = config_table(config.game, config.num_players, config.rules)
-        self.selfplay = SelfPlay(config.game, [table_spec(t) for t in self.tables], config.batched, config.seed)
+        self.selfplay = SelfPlay(config.game, self.tables, config.batched, config.seed)
         self.general = self.sizes() != native_sizes(config.game, self.home)
         self.history: list[dict[str, Any]] = []
         self.checkpointed = 0  # steps of the last checkpoint written or resumed from
@@ -83,12 +84,12 @@ class BatchedRun:
         if self.general:
             meta["observation"] = GENERAL
         else:
-            meta["observation_version"] = home_game(cfg.game, self.home).observation.version
+            meta["observation_version"] = self.home.make_game(cfg.game).observation.version
         return meta
 
     def home_rules(self) -> dict[str, Any]:
         """The rules in effect at the config's table, as the SB3 path's checkpoints record them."""
-        return home_game(self.config.game, self.home).rules.as_dict()
+        return self.home.make_game(self.config.game).rules.as_dict()
 
     def save(self, name: str | Path, optimizer: bool = True, trainer: bool = False) -> Path:
         """A checkpoint in the run folder (``name``) or anywhere (a path): weights, and the optimizer and the
@@ -179,7 +180,7 @@ class BatchedRun:
             if cfg.eval.tables else []
         with tempfile.TemporaryDirectory(prefix="rams-eval-") as tmp:
             weights = self.save(Path(tmp) / "weights.zip", optimizer=False)
-            tables = list(dict.fromkeys([self.home, *extra]))
+            tables = distinct([self.home, *extra])
             played = evaluate_weights(weights, cfg, tables, deals or cfg.eval.deals, progress)
         results = played[self.home.label()]
         entry: dict[str, Any] = {"steps": self.steps, "results": [r.as_dict() for r in results]}
@@ -194,26 +195,13 @@ class BatchedRun:
         write_results(self.out, cfg.game, self.steps, seconds, results, self.history, cfg.eval.baselines,
                       trainer="batched", tables=[t.label() for t in self.tables])
         self.log.close()
-        unit = home_game(cfg.game, self.home).score_unit
+        unit = self.home.make_game(cfg.game).score_unit
         return results_table(results, cfg.game, self.steps, unit, f" ({self.home.label()})")
 
 
-def home_game(game: str, table: Table):
-    """The reference game of a table."""
-    import rams_env
-
-    return rams_env.make_game(game, table.num_players, **table.options())
-
-
-def native_sizes(game: str, table: Table) -> tuple[int, int]:
+def native_sizes(game: str, table: TableSpec) -> tuple[int, int]:
     """(observation size, action count) of a table's own spaces: a network of other sizes reads the general
     space (rams_env/core/general.py)."""
-    reference = home_game(game, table)
+    reference = table.make_game(game)
     return reference.observation.size, reference.actions.size
 
-
-def table_spec(table: Table):
-    """The learner's TableSpec of a resolved table."""
-    from training.batched.learner import TableSpec
-
-    return TableSpec(num_players=table.num_players, preset=table.preset, rules=dict(table.rules))

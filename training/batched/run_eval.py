@@ -6,23 +6,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import rams_env
 from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult, duplicate_match
+from training.batched.tables import TableSpec
 from training.config import TrainConfig
 from training.run_plot import LEARNER
-from training.tables import Table
+from training.tables import table_options
 
 
-def evaluate_weights(weights: Path, config: TrainConfig, tables: list[Table], deals: int,
+def evaluate_weights(weights: Path, config: TrainConfig, tables: list[TableSpec], deals: int,
                      progress: bool = False) -> dict[str, list[MatchResult]]:
     """``{table label: [result per baseline]}`` of the greedy checkpoint ``weights`` at each table."""
     played = {}
     for table in tables:
-        game = rams_env.make_game(config.game, table.num_players, **table.options())
+        game = table.make_game(config.game)
         candidate = agent_factory(f"checkpoint:{weights}", game)(config.seed)
         candidate.name = LEARNER
-        env_kwargs = {**table.options(), **config.env, "random_carry": config.eval.random_carry}
+        env_kwargs = {**table_options(table), **config.env, "random_carry": config.eval.random_carry}
         played[table.label()] = [
             duplicate_match(config.game, table.num_players, env_kwargs, candidate, baseline, deals,
                             progress=f"evaluation {table.label()} vs {baseline}" if progress else None)
