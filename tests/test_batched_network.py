@@ -1,0 +1,63 @@
+"""The batched learner's network is sb3-contrib's maskable MLP: same weights, same outputs; masked sampling."""
+
+from __future__ import annotations
+
+import torch
+
+from agents.checkpoint_agent import build_policy
+from training.batched.network import ActorCritic, act, entropy, masked_log_probs, sample
+
+OBS, ACTIONS, ARCH = 12, 7, [16, 8]
+
+
+def test_state_dict_names_and_shapes_are_sb3s():
+    ours = ActorCritic(OBS, ACTIONS, ARCH).state_dict()
+    theirs = build_policy(OBS, ACTIONS, ARCH).state_dict()
+    assert {k: v.shape for k, v in ours.items()} == {k: v.shape for k, v in theirs.items()}
+
+
+def test_weights_load_both_ways_with_the_same_outputs():
+    torch.manual_seed(3)
+    ours, theirs = ActorCritic(OBS, ACTIONS, ARCH), build_policy(OBS, ACTIONS, ARCH)
+    obs = torch.rand(5, OBS)
+    mask = torch.rand(5, ACTIONS) > 0.4
+    mask[:, 0] = True
+    for source, target in ((ours, theirs), (theirs, ours)):
+        target.load_state_dict(source.state_dict())
+        logits, value = ours(obs)
+        with torch.no_grad():
+            their_values, _, _ = theirs.evaluate_actions(obs, torch.zeros(5), action_masks=mask.numpy())
+            dist = theirs.get_distribution(obs, action_masks=mask.numpy())
+        assert torch.allclose(value, their_values.squeeze(-1), atol=1e-6)
+        assert torch.allclose(masked_log_probs(logits, mask).exp(), dist.distribution.probs, atol=1e-6)
+        assert torch.allclose(entropy(masked_log_probs(logits, mask)), dist.entropy(), atol=1e-5)
+        torch.manual_seed(4)
+        ours.__init__(OBS, ACTIONS, ARCH)  # fresh weights for the other direction
+
+
+def test_initialisation_is_orthogonal_with_sb3_gains():
+    net = ActorCritic(64, 5, [32, 32])
+    first = net.mlp_extractor.policy_net[0].weight  # (32, 64): orthonormal rows times sqrt(2)
+    assert torch.allclose(first @ first.T, 2 * torch.eye(32), atol=1e-4)
+    assert torch.allclose(net.action_net.weight @ net.action_net.weight.T, 1e-4 * torch.eye(5), atol=1e-7)
+    assert not net.value_net.bias.any()
+
+
+def test_sampling_respects_the_mask_and_the_probabilities():
+    generator = torch.Generator().manual_seed(0)
+    logits = torch.tensor([[0.0, 1.0, 2.0, 5.0]]).repeat(20000, 1)
+    mask = torch.tensor([[True, True, True, False]]).repeat(20000, 1)
+    actions = sample(masked_log_probs(logits, mask), generator)
+    assert (actions != 3).all()
+    share = torch.bincount(actions, minlength=4).float() / len(actions)
+    assert torch.allclose(share[:3], torch.softmax(torch.tensor([0.0, 1.0, 2.0]), 0), atol=0.015)
+
+
+def test_act_returns_the_log_probability_of_the_action_taken():
+    net, generator = ActorCritic(OBS, ACTIONS, ARCH), torch.Generator().manual_seed(1)
+    obs, mask = torch.rand(50, OBS), torch.rand(50, ACTIONS) > 0.5
+    mask[:, 2] = True
+    actions, log_probs, values = act(net, obs, mask, generator)
+    assert mask[torch.arange(50), actions].all()
+    expected = masked_log_probs(net(obs)[0], mask)[torch.arange(50), actions]
+    assert torch.allclose(log_probs, expected) and values.shape == (50,)

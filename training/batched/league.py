@@ -1,0 +1,153 @@
+"""Who plays each seat of each deal: the learner, a frozen snapshot of it, or uniform random play.
+
+When a deal starts, every seat draws a kind independently with the config's ``league`` weights
+(``self``, ``snapshots``, ``random``); ``snapshots`` falls back to ``self`` until the first snapshot
+exists, and a deal without a learner seat gets one (a random seat): every deal teaches the
+learner something. A snapshot seat draws one of the last ``snapshots_kept`` snapshots by the
+``snapshot_sampling`` rule, shared with the SB3 trainer (training/pool.py):
+
+- ``recent``: weight 1 / (age + 1). The newest snapshots are the opponents the learner meets
+  next (self-play's moving target); older ones keep it from forgetting how to beat them, the
+  cheapest guard against the strategy cycles of plain self-play.
+- ``prioritized`` (prioritised fictitious self-play, AlphaStar): weight = the snapshot's win rate
+  against the learner + a floor, so time goes to the opponents not yet mastered.
+
+A deal's outcome for a snapshot (kept under both rules, metrics ``league/winrate_<id>``): 1 if its
+seats earned more on average than the learner's seats, 0 if less, 1/2 on a tie; the win rate is
+the running mean that becomes an average over the last ``RATE_MEMORY`` deals (pool.py's rule,
+applied to each step's finished deals at once).
+
+Policies are ids: :data:`LEARNER`, :data:`RANDOM`, and snapshots from :data:`FIRST_SNAPSHOT` on.
+A snapshot dropped from the kept list still plays the deals it sits in until they end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from training.batched.network import ActorCritic
+from training.pool import DRAW, PRIOR_DRAWS, RATE_MEMORY, SnapshotSampling, prioritized_weights, snapshot_weights
+
+LEARNER, RANDOM, FIRST_SNAPSHOT = 0, 1, 2
+KINDS = ("self", "snapshots", "random")
+"""The league's kinds, the keys of the config's ``league`` weights."""
+
+
+class League:
+    """The seat -> policy table of every slot, the frozen snapshots and their results against the learner."""
+
+    def __init__(self, weights: dict[str, float], num_players: np.ndarray, max_players: int, snapshots_kept: int,
+                 sampling: str, rng: np.random.Generator) -> None:
+        unknown = sorted(set(weights) - set(KINDS))
+        if unknown or not all(weights.get(kind, 0) >= 0 for kind in KINDS) or sum(weights.values()) <= 0:
+            raise ValueError(f"league weights {weights}: kinds {', '.join(KINDS)}, not negative, not all 0")
+        total = sum(weights.values())
+        self.kind_p = np.array([weights.get(kind, 0.0) / total for kind in KINDS])
+        self.sampling = SnapshotSampling(sampling)
+        self.snapshots_kept = int(snapshots_kept)
+        self.rng = rng
+        self.seat_valid = np.arange(max_players)[None, :] < np.asarray(num_players)[:, None]  # (B, n)
+        self.seat_policy = np.full(self.seat_valid.shape, LEARNER, np.int64)
+        self.score = np.zeros(self.seat_valid.shape, np.float64)  # each seat's score in the deal so far
+        self.nets: dict[int, ActorCritic] = {}  # every snapshot still seated, kept or not
+        self.kept: list[int] = []  # snapshots drawn for new deals, oldest first
+        self.rates: dict[int, float] = {}
+        self.deals: dict[int, int] = {}
+        self.next_id = FIRST_SNAPSHOT
+        self.start_deals(np.arange(len(self.seat_policy)))
+
+    # ------------------------------------------------------------ snapshots
+    def add_snapshot(self, net: ActorCritic) -> int:
+        """Freeze ``net`` (already a copy) into the league; the oldest beyond ``snapshots_kept`` is no longer drawn."""
+        ident, self.next_id = self.next_id, self.next_id + 1
+        self.nets[ident], self.rates[ident], self.deals[ident] = net.eval().requires_grad_(False), DRAW, 0
+        self.kept = [*self.kept, ident][-self.snapshots_kept:]
+        self._forget_unseated()
+        return ident
+
+    def snapshot_p(self) -> np.ndarray:
+        """Probabilities of the kept snapshots by the sampling rule."""
+        if self.sampling is SnapshotSampling.PRIORITIZED:
+            return prioritized_weights([self.rates[ident] for ident in self.kept])
+        return snapshot_weights(len(self.kept))
+
+    def _forget_unseated(self) -> None:
+        seated = set(np.unique(self.seat_policy).tolist())
+        for ident in [i for i in self.nets if i not in self.kept and i not in seated]:
+            del self.nets[ident], self.rates[ident], self.deals[ident]
+
+    # ---------------------------------------------------------------- deals
+    def start_deals(self, slots: np.ndarray) -> None:
+        """Draw every seat's policy for the deals starting in ``slots``."""
+        kinds = self.rng.choice(len(KINDS), size=(len(slots), self.seat_policy.shape[1]), p=self.kind_p)
+        policy = np.where(kinds == KINDS.index("random"), RANDOM, LEARNER)
+        drawn = kinds == KINDS.index("snapshots")
+        if self.kept:
+            policy[drawn] = self.rng.choice(np.array(self.kept), size=int(drawn.sum()), p=self.snapshot_p())
+        valid = self.seat_valid[slots]
+        policy[~valid] = RANDOM  # seats beyond the table never act
+        lonely = ~((policy == LEARNER) & valid).any(1)
+        seats = (self.rng.random(int(lonely.sum())) * valid[lonely].sum(1)).astype(np.int64)
+        policy[np.flatnonzero(lonely), seats] = LEARNER
+        self.seat_policy[slots] = policy
+        self.score[slots] = 0.0
+
+    def end_step(self, rewards: np.ndarray, done: np.ndarray) -> dict[str, np.ndarray]:
+        """Count this step's rewards; score the finished deals and draw their next ones.
+
+        Returns per finished deal: ``learner``, the mean score of the learner's seats; for the deals
+        with other seats, ``edge``, that minus the other seats' mean; for the deals whose other seats
+        all play random, ``vs_random``, the learner's mean score."""
+        self.score += rewards
+        ended = np.flatnonzero(done)
+        policy, score, valid = self.seat_policy[ended], self.score[ended], self.seat_valid[ended]
+        learner = mean_where(score, policy == LEARNER)
+        others = (policy != LEARNER) & valid
+        mixed = others.any(1)
+        only_random = mixed & ~(others & (policy != RANDOM)).any(1)
+        results = {"learner": learner, "edge": learner[mixed] - mean_where(score[mixed], others[mixed]),
+                   "vs_random": learner[only_random]}
+        if len(ended):
+            self._record(policy, score, learner)
+            self.start_deals(ended)
+            self._forget_unseated()
+        return results
+
+    def _record(self, policy: np.ndarray, score: np.ndarray, learner: np.ndarray) -> None:
+        """Each seated snapshot's outcomes against the learner in these deals, folded into its win rate."""
+        for ident in np.unique(policy[policy >= FIRST_SNAPSHOT]).tolist():
+            seats = policy == ident
+            present = seats.any(1)
+            lead = mean_where(score[present], seats[present]) - learner[present]
+            outcome = float(np.where(lead > 0, 1.0, np.where(lead < 0, 0.0, DRAW)).mean())
+            count = int(present.sum())
+            self.deals[ident] += count
+            weight = min(1.0, count / min(self.deals[ident] + PRIOR_DRAWS, RATE_MEMORY))
+            self.rates[ident] += weight * (outcome - self.rates[ident])
+
+    # ---------------------------------------------------------------- acting
+    def policy_of_slot(self, to_act: np.ndarray) -> np.ndarray:
+        """The policy id that plays each slot's seat to act."""
+        return self.seat_policy[np.arange(len(to_act)), to_act]
+
+    def state(self) -> dict:
+        return {"kept": list(self.kept), "rates": {str(i): r for i, r in self.rates.items() if i in self.kept},
+                "deals": {str(i): d for i, d in self.deals.items() if i in self.kept}, "next_id": self.next_id,
+                "weights": {str(i): self.nets[i].state_dict() for i in self.kept}}
+
+    def load_state(self, state: dict, make_net) -> None:
+        """The kept snapshots of :meth:`state`; ``make_net()`` builds an empty network for each."""
+        self.nets, self.rates, self.deals = {}, {}, {}
+        for key, weights in state["weights"].items():
+            net = make_net()
+            net.load_state_dict(weights)
+            ident = int(key)
+            self.nets[ident] = net.eval().requires_grad_(False)
+            self.rates[ident], self.deals[ident] = float(state["rates"][key]), int(state["deals"][key])
+        self.kept, self.next_id = [int(i) for i in state["kept"]], int(state["next_id"])
+        self.start_deals(np.arange(len(self.seat_policy)))
+
+
+def mean_where(values: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Row means of ``values`` over the ``where`` entries (rows with none give 0)."""
+    return (values * where).sum(1) / np.maximum(where.sum(1), 1)

@@ -1,0 +1,176 @@
+"""Self-play PPO on the batched engine: the loop, read top to bottom.
+
+``SelfPlay(game, tables, config, seed)`` holds the batched tables (sources.py), the league that
+seats a policy in every seat of every deal (league.py), the network (network.py), the rollout
+buffer (rollout.py) and the optimizer. ``iterate()`` plays ``rollout_steps`` steps in every slot
+(each step: one batched forward per policy over the slots whose seat to act it plays, one step
+of every table), then one PPO update (ppo.py) on the learner's complete decisions. The run
+around it (training/batched/run.py) calls ``snapshot()``, saves ``state()`` and logs the metrics.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import torch
+
+from training.batched.league import LEARNER, RANDOM, League
+from training.batched.network import ActorCritic, act, act_frozen
+from training.batched.ppo import UpdateSettings, update
+from training.batched.rollout import RolloutBuffer
+from training.batched.sources import VectorTables
+from training.batched.tables import TableSpec, all_tables
+
+__all__ = ["BatchedConfig", "SelfPlay", "TableSpec", "all_tables"]
+
+
+@dataclass
+class BatchedConfig:
+    """Every knob of the batched learner; the defaults train Toepen 4p well on two cores."""
+
+    envs_per_table: int = 1024  # slots (deals played side by side) of each table spec
+    rollout_steps: int = 32  # steps of every slot per iteration (every seat's decisions, learner's or not)
+    minibatch_size: int = 4096  # learner decisions per gradient step
+    epochs: int = 4  # passes over each rollout's decisions
+    learning_rate: float = 3e-4  # Adam's step size
+    anneal_lr: bool = False  # decay the learning rate linearly to 0 over total_iterations
+    total_iterations: int = 0  # iterations the anneal spans (set by the run from its budget; 0 = no anneal)
+    gamma: float = 1.0  # discount per decision of the seat: a deal is short and scored once, so 1 (unbiased)
+    gae_lambda: float = 0.95  # GAE's bias/variance trade-off
+    clip: float = 0.2  # PPO's ratio clip
+    ent_coef: float = 0.01  # entropy bonus
+    vf_coef: float = 0.5  # value loss weight
+    target_kl: float | None = None  # stop an update's epochs early above this approx_kl (None: never)
+    net_arch: list[int] = field(default_factory=lambda: [128, 128])  # hidden layers of the policy and value towers
+    torch_threads: int = 2  # torch's intra-op threads (measured: docs/training.md, the batched learner)
+    league: dict[str, float] = field(default_factory=lambda: {"self": 0.6, "snapshots": 0.3, "random": 0.1})
+    snapshots_kept: int = 10  # frozen snapshots drawn from (older ones retire after their deals end)
+    snapshot_sampling: str = "recent"  # "recent" (1 / (age + 1)) or "prioritized" (win rate + floor): league.py
+    reward_scale: float = 1.0  # the learner learns from rewards times this (lives and chips are small numbers)
+
+
+class SelfPlay:
+    """One learner, its league and its tables: ``iterate()`` = one rollout + one PPO update."""
+
+    def __init__(self, game: str, tables: list[TableSpec], config: BatchedConfig, seed: int) -> None:
+        self.game, self.tables, self.config, self.seed = game, list(tables), config, int(seed)
+        torch.set_num_threads(config.torch_threads)
+        torch.manual_seed(self.seed)  # the network's initial weights
+        self.source = VectorTables(game, self.tables, config.envs_per_table)
+        space = self.source.space
+        self.policy = ActorCritic(space.obs_size, space.num_actions, config.net_arch)
+        self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=config.learning_rate, eps=1e-5)
+        self.rng = np.random.default_rng(self.seed)
+        self.generator = torch.Generator().manual_seed(self.seed)
+        slots, players = self.source.num_slots, self.source.max_players
+        self.league = League(config.league, self.source.num_players, players, config.snapshots_kept,
+                             config.snapshot_sampling, self.rng)
+        self.buffer = RolloutBuffer(slots * (players + config.rollout_steps), slots, players,
+                                    space.obs_size, space.num_actions)
+        self.settings = UpdateSettings(config.epochs, config.minibatch_size, config.clip, config.ent_coef,
+                                       config.vf_coef, config.target_kl)
+        self.steps = 0  # learner decisions learned from
+        self.iterations = 0
+        self.source.reset(self.seed)
+
+    # ------------------------------------------------------------------ loop
+    def iterate(self) -> dict[str, float]:
+        """One rollout of ``rollout_steps`` steps in every slot, then one PPO update; metrics for TensorBoard."""
+        start = time.perf_counter(), os.times()
+        results = self.rollout()
+        rolled = time.perf_counter()
+        self._anneal()
+        batch = self.buffer.take(self.config.gamma, self.config.gae_lambda)
+        metrics = update(self.policy, self.optimizer, batch, self.settings, self.generator)
+        self.steps += len(batch)
+        self.iterations += 1
+        wall, cpu = time.perf_counter() - start[0], cpu_seconds(start[1])
+        metrics.update(decisions=float(len(batch)), steps_per_s=len(batch) / wall,
+                       steps_per_cpu_s=len(batch) / max(cpu, 1e-9), rollout_share=(rolled - start[0]) / wall,
+                       learning_rate=self.optimizer.param_groups[0]["lr"])
+        metrics.update(results)
+        return metrics
+
+    def rollout(self) -> dict[str, float]:
+        """``rollout_steps`` steps of every slot; the learner's decisions go into the buffer."""
+        source, finished = self.source, {"learner": [], "edge": [], "vs_random": []}
+        scale = np.float32(self.config.reward_scale)
+        for _ in range(self.config.rollout_steps):
+            actions = self.decide()
+            source.step(actions)
+            self.buffer.reward(source.rewards * scale, source.done)
+            for name, values in self.league.end_step(source.rewards, source.done).items():
+                finished[name].append(values)
+        return summarise(finished, self.league)
+
+    def decide(self) -> np.ndarray:
+        """Every slot's action: one batched forward per policy over the slots whose seat to act it plays."""
+        source, league = self.source, self.league
+        policy_of = league.policy_of_slot(source.to_act)
+        order = np.argsort(policy_of, kind="stable")
+        ids, starts = np.unique(policy_of[order], return_index=True)
+        actions = np.empty(source.num_slots, np.int64)
+        for ident, slots in zip(ids.tolist(), np.split(order, starts[1:]), strict=True):
+            obs, mask = torch.from_numpy(source.obs[slots]), torch.from_numpy(source.mask[slots])
+            if ident == LEARNER:
+                chosen, log_probs, values = act(self.policy, obs, mask, self.generator)
+                self.buffer.add(slots, source.to_act[slots], obs.numpy(), mask.numpy(), chosen.numpy(),
+                                log_probs.numpy(), values.numpy())
+                actions[slots] = chosen.numpy()
+            elif ident == RANDOM:
+                actions[slots] = (self.rng.random(mask.shape) + mask.numpy()).argmax(1)
+            else:
+                actions[slots] = act_frozen(league.nets[ident], obs, mask, self.generator).numpy()
+        return actions
+
+    def _anneal(self) -> None:
+        if self.config.anneal_lr and self.config.total_iterations > 0:
+            left = max(0.0, 1.0 - self.iterations / self.config.total_iterations)
+            self.optimizer.param_groups[0]["lr"] = self.config.learning_rate * left
+
+    # ------------------------------------------------------------- league
+    def snapshot(self) -> None:
+        """Freeze the current weights into the league."""
+        self.league.add_snapshot(copy.deepcopy(self.policy))
+
+    def _empty_net(self) -> ActorCritic:
+        return ActorCritic(self.policy.obs_size, self.policy.num_actions, self.policy.net_arch)
+
+    # --------------------------------------------------------------- resume
+    def state(self) -> dict:
+        """League, counters and random generators (tensors, numbers, lists, str, dicts of them). The deals
+        in play and the decisions carried over are not kept: a resumed run deals afresh."""
+        return {"steps": self.steps, "iterations": self.iterations, "league": self.league.state(),
+                "rng": self.rng.bit_generator.state, "generator": self.generator.get_state(),
+                "config": asdict(self.config)}
+
+    def load_state(self, state: dict) -> None:
+        """Restore :meth:`state` (the run loads the policy and optimizer weights itself) and deal afresh."""
+        self.steps, self.iterations = int(state["steps"]), int(state["iterations"])
+        self.league.load_state(state["league"], self._empty_net)
+        self.buffer.clear()
+        self.source.reset(self.seed + self.iterations)
+        self.rng.bit_generator.state = state["rng"]  # after the league's fresh draws: generators as saved
+        self.generator.set_state(state["generator"])
+
+
+def cpu_seconds(since: os.times_result) -> float:
+    """CPU seconds (user + system, this process) since ``since``."""
+    now = os.times()
+    return (now.user - since.user) + (now.system - since.system)
+
+
+def summarise(finished: dict[str, list[np.ndarray]], league: League) -> dict[str, float]:
+    """Means of the finished deals' learner results, and each kept snapshot's win rate against the learner."""
+    out: dict[str, float] = {}
+    for name, parts in finished.items():
+        values = np.concatenate(parts) if parts else np.zeros(0)
+        out[f"deals_{name}"] = float(len(values))
+        out[f"reward_{name}"] = float(values.mean()) if len(values) else float("nan")
+    for ident in league.kept:
+        out[f"league/winrate_{ident}"] = league.rates[ident]
+    return out

@@ -1,0 +1,100 @@
+"""The actor-critic network of the batched learner, in plain torch.
+
+Its ``state_dict()`` has the names and shapes of sb3-contrib's ``MaskableActorCriticPolicy`` MLP
+(``mlp_extractor.policy_net.*``, ``mlp_extractor.value_net.*``, ``action_net.*``, ``value_net.*``,
+Tanh between layers), so a checkpoint written from it is read unchanged by
+agents/checkpoint/format.py and played by ``CheckpointAgent`` (tests/test_batched_network.py loads
+one into the other and compares their outputs). Initialisation is SB3's: orthogonal, gain sqrt(2)
+in the hidden layers, 0.01 for the action logits (a near-uniform first policy), 1 for the value.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from agents.checkpoint_agent import MASKED_LOGIT
+
+HIDDEN_GAIN = math.sqrt(2)
+ACTION_GAIN = 0.01
+VALUE_GAIN = 1.0
+
+
+def mlp(sizes: list[int]) -> nn.Sequential:
+    """Linear layers with Tanh after each, as SB3's ``MlpExtractor`` builds them (indices 0, 2, 4 ...)."""
+    layers: list[nn.Module] = []
+    for fan_in, fan_out in zip(sizes[:-1], sizes[1:], strict=True):
+        layers += [nn.Linear(fan_in, fan_out), nn.Tanh()]
+    return nn.Sequential(*layers)
+
+
+class MlpExtractor(nn.Module):
+    """Two separate towers, one for the policy and one for the value (SB3's names)."""
+
+    def __init__(self, obs_size: int, net_arch: list[int]) -> None:
+        super().__init__()
+        self.policy_net = mlp([obs_size, *net_arch])
+        self.value_net = mlp([obs_size, *net_arch])
+
+
+class ActorCritic(nn.Module):
+    """``forward(obs) -> (logits, value)``; masked sampling, log-probabilities and entropy beside it."""
+
+    def __init__(self, obs_size: int, num_actions: int, net_arch: list[int]) -> None:
+        super().__init__()
+        self.obs_size, self.num_actions, self.net_arch = int(obs_size), int(num_actions), list(net_arch)
+        last = self.net_arch[-1] if self.net_arch else self.obs_size
+        self.mlp_extractor = MlpExtractor(self.obs_size, self.net_arch)
+        self.action_net = nn.Linear(last, self.num_actions)
+        self.value_net = nn.Linear(last, 1)
+        self._init_weights()
+
+    def _init_weights(self) -> None:
+        for module, gain in ((self.mlp_extractor, HIDDEN_GAIN), (self.action_net, ACTION_GAIN),
+                             (self.value_net, VALUE_GAIN)):
+            for layer in module.modules():
+                if isinstance(layer, nn.Linear):
+                    nn.init.orthogonal_(layer.weight, gain=gain)
+                    nn.init.zeros_(layer.bias)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Unmasked action logits ``(N, A)`` and state values ``(N,)``."""
+        return self.logits(obs), self.value_net(self.mlp_extractor.value_net(obs)).squeeze(-1)
+
+    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """The policy head alone (frozen opponents need no value)."""
+        return self.action_net(self.mlp_extractor.policy_net(obs))
+
+
+def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Log-probabilities with illegal actions at ``MASKED_LOGIT``, as sb3-contrib's MaskableCategorical."""
+    return torch.log_softmax(torch.where(mask, logits, torch.tensor(MASKED_LOGIT, dtype=logits.dtype)), -1)
+
+
+def sample(log_probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One action per row drawn from ``exp(log_probs)`` (Gumbel-max: one uniform draw per logit)."""
+    uniform = torch.rand(log_probs.shape, generator=generator).clamp_(min=1e-20)
+    return (log_probs - torch.log(-torch.log(uniform))).argmax(-1)
+
+
+def entropy(log_probs: torch.Tensor) -> torch.Tensor:
+    """Entropy per row; illegal actions have probability 0 and add nothing."""
+    return -(log_probs.exp() * log_probs).sum(-1)
+
+
+def act(policy: ActorCritic, obs: torch.Tensor, mask: torch.Tensor,
+        generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Sampled actions, their log-probabilities and the values, without gradients (the rollout)."""
+    with torch.no_grad():
+        logits, value = policy(obs)
+        log_probs = masked_log_probs(logits, mask)
+        actions = sample(log_probs, generator)
+        return actions, log_probs.gather(1, actions[:, None]).squeeze(1), value
+
+
+def act_frozen(policy: ActorCritic, obs: torch.Tensor, mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Sampled actions of a frozen opponent (policy head only)."""
+    with torch.no_grad():
+        return sample(masked_log_probs(policy.logits(obs), mask), generator)

@@ -1,0 +1,84 @@
+"""The clipped PPO update (Schulman et al. 2017, as CleanRL's ppo.py writes it) over a rollout's batch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from training.batched.network import ActorCritic, entropy, masked_log_probs
+from training.batched.rollout import Batch
+
+MAX_GRAD_NORM = 0.5
+"""Global gradient-norm clip, SB3's and CleanRL's default."""
+
+
+@dataclass(frozen=True)
+class UpdateSettings:
+    """The update's knobs (copied from the run's BatchedConfig)."""
+
+    epochs: int
+    minibatch_size: int
+    clip: float
+    ent_coef: float
+    vf_coef: float
+    target_kl: float | None  # stop the epochs early once a minibatch's approx_kl exceeds it
+
+
+def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, settings: UpdateSettings,
+           generator: torch.Generator) -> dict[str, float]:
+    """``settings.epochs`` passes over ``batch`` in shuffled minibatches; returns the update's metrics."""
+    tensors = {name: torch.from_numpy(getattr(batch, name)) for name in
+               ("obs", "mask", "actions", "log_probs", "values", "advantages", "returns")}
+    totals: dict[str, list[float]] = {}
+    stopped = False
+    for _ in range(settings.epochs):
+        order = torch.randperm(len(batch), generator=generator)
+        for start in range(0, len(batch), settings.minibatch_size):
+            part = {name: t[order[start:start + settings.minibatch_size]] for name, t in tensors.items()}
+            metrics = minibatch_step(policy, optimizer, part, settings)
+            for name, value in metrics.items():
+                totals.setdefault(name, []).append(value)
+            if settings.target_kl is not None and metrics["approx_kl"] > settings.target_kl:
+                stopped = True
+                break
+        if stopped:
+            break
+    out = {name: float(np.mean(values)) for name, values in totals.items()}
+    out["explained_variance"] = explained_variance(batch.values, batch.returns)
+    out["kl_stop"] = float(stopped)
+    return out
+
+
+def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: dict[str, torch.Tensor],
+                   settings: UpdateSettings) -> dict[str, float]:
+    """One gradient step on one minibatch: clipped surrogate + value loss - entropy bonus."""
+    logits, values = policy(part["obs"])
+    log_probs = masked_log_probs(logits, part["mask"])
+    new_log_prob = log_probs.gather(1, part["actions"][:, None]).squeeze(1)
+    log_ratio = new_log_prob - part["log_probs"]
+    ratio = log_ratio.exp()
+    advantages = part["advantages"]
+    advantages = (advantages - advantages.mean()) / (advantages.std(unbiased=False) + 1e-8)
+    policy_loss = torch.max(-advantages * ratio,
+                            -advantages * ratio.clamp(1 - settings.clip, 1 + settings.clip)).mean()
+    value_loss = 0.5 * (values - part["returns"]).pow(2).mean()
+    entropy_mean = entropy(log_probs).mean()
+    loss = policy_loss + settings.vf_coef * value_loss - settings.ent_coef * entropy_mean
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(policy.parameters(), MAX_GRAD_NORM)
+    optimizer.step()
+    with torch.no_grad():
+        approx_kl = ((ratio - 1) - log_ratio).mean()  # the low-variance estimator (CleanRL, J. Schulman's blog)
+        clip_fraction = ((ratio - 1).abs() > settings.clip).float().mean()
+    return {"policy_loss": float(policy_loss.detach()), "value_loss": float(value_loss.detach()),
+            "entropy": float(entropy_mean.detach()),
+            "approx_kl": float(approx_kl), "clip_fraction": float(clip_fraction)}
+
+
+def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:
+    """1 - Var(target - predicted) / Var(target): 1 is a perfect value function, 0 no better than a constant."""
+    variance = float(np.var(target))
+    return float("nan") if variance == 0 else 1.0 - float(np.var(target - predicted)) / variance

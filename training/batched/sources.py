@@ -1,0 +1,80 @@
+"""Where the learner's decisions come from: tables of the batched engine, seen through the general space.
+
+A source owns ``num_slots`` deals (slots) side by side and presents, for every slot, the pending
+decision as a general observation and mask (``rams_env.core.general``: one observation and action
+space for every table size and preset of a game), the seat to act, and after each step every
+seat's reward and the slots whose deal ended (auto-reset, as the batched engine). Seats are
+numbered per table; arrays are padded to the largest table (``max_players``), and a seat at or
+beyond a slot's ``num_players`` never acts and never earns.
+
+:class:`VectorTables` is the batched engine (``rams_env.vector``); a source of Python-engine
+tables whose scripted seats are played by ``agents.registry`` agents would present the same
+arrays for the seats the learner's league plays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import rams_env.vector as vector
+from rams_env.core.general import GeneralSpace
+from rams_env.core.rules import RulesError
+from training.batched.tables import TableSpec
+
+
+def make_batch(game: str, spec: TableSpec, num_envs: int):
+    """The batched engine for one table, one deal per episode from random carried-over state (lives, pots),
+    as ``rams train``'s ``random_carry``; a table whose engine cannot draw carried-over state (Fipsen's
+    Thedinghausen so far) plays every deal from a session's start instead."""
+    options = dict(preset=spec.preset, episode="deal", **spec.rules)
+    try:
+        return vector.make(game, num_envs, spec.num_players, random_carry=True, **options)
+    except RulesError as refusal:
+        try:
+            return vector.make(game, num_envs, spec.num_players, random_carry=False, **options)
+        except RulesError:
+            raise refusal from None
+
+
+class VectorTables:
+    """``envs_per_table`` slots of each table spec, stepped by the batched engine, in one set of arrays."""
+
+    def __init__(self, game: str, tables: list[TableSpec], envs_per_table: int) -> None:
+        self.space = GeneralSpace(game)
+        self.envs = [make_batch(game, spec, envs_per_table) for spec in tables]
+        self.tables = [self.space.table(env.game) for env in self.envs]
+        sizes = [env.num_envs for env in self.envs]
+        self.bounds = list(zip(np.cumsum([0, *sizes[:-1]]).tolist(), np.cumsum(sizes).tolist(), strict=True))
+        self.num_slots = sum(sizes)
+        self.num_players = np.repeat([env.num_players for env in self.envs], sizes)  # (B,) seats of each slot
+        self.max_players = int(self.num_players.max())
+        self.table_of_slot = np.repeat(np.arange(len(self.envs)), sizes)
+        self.obs = np.zeros((self.num_slots, self.space.obs_size), np.float32)
+        self.mask = np.zeros((self.num_slots, self.space.num_actions), bool)
+        self.to_act = np.zeros(self.num_slots, np.int64)
+        self.rewards = np.zeros((self.num_slots, self.max_players), np.float32)
+        self.done = np.zeros(self.num_slots, bool)
+
+    def reset(self, seed: int) -> None:
+        """A new deal in every slot; each table's deals get their own stream of ``seed``."""
+        streams = np.random.SeedSequence(seed).generate_state(len(self.envs), np.uint32)
+        for index, (env, stream) in enumerate(zip(self.envs, streams, strict=True)):
+            obs, mask, to_act = env.reset(seed=int(stream))
+            self._present(index, obs, mask, to_act)
+        self.rewards[:] = 0
+        self.done[:] = False
+
+    def step(self, actions: np.ndarray) -> None:
+        """One general action per slot for its seat to act; fills ``rewards``, ``done`` and the next decisions."""
+        for index, (env, table, (lo, hi)) in enumerate(zip(self.envs, self.tables, self.bounds, strict=True)):
+            obs, mask, to_act, rewards, done = env.step(np.asarray(table.native_actions(actions[lo:hi]), np.int64))
+            self._present(index, obs, mask, to_act)
+            self.rewards[lo:hi, :env.num_players] = rewards
+            self.done[lo:hi] = done
+
+    def _present(self, index: int, obs: np.ndarray, mask: np.ndarray, to_act: np.ndarray) -> None:
+        lo, hi = self.bounds[index]
+        table = self.tables[index]
+        table.obs(obs, out=self.obs[lo:hi])
+        table.mask(mask, out=self.mask[lo:hi])
+        self.to_act[lo:hi] = to_act
