@@ -12,7 +12,9 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 
 from agents.checkpoint.fit import check_table, fit_weights
-from agents.checkpoint.format import load_checkpoint
+from agents.checkpoint.format import CheckpointError, load_checkpoint
+from agents.checkpoint.general import general_table, is_general
+from rams_env.core.general import Table
 
 
 def build_policy(obs_size: int, n_actions: int, net_arch: list[int]) -> MaskableActorCriticPolicy:
@@ -62,7 +64,11 @@ class PolicyAgent:
 
 
 class CheckpointAgent(PolicyAgent):
-    """A policy loaded from a checkpoint file: weights and metadata only, the network's size checked first."""
+    """A policy loaded from a checkpoint file: weights and metadata only, the network's size checked first.
+
+    A general checkpoint (``meta["observation"] == "general"``, agents/checkpoint/general.py) reads its game's
+    general space: :meth:`check_table` (which the registry calls with the table's game) keeps that table's
+    mapping, and :meth:`act` maps the observation and the mask in and the chosen action back."""
 
     def __init__(self, path: str | Path, deterministic: bool = True, name: str | None = None) -> None:
         meta, state, _ = load_checkpoint(path)  # bounds the network's size before it is built
@@ -71,7 +77,20 @@ class CheckpointAgent(PolicyAgent):
         policy.set_training_mode(False)
         super().__init__(policy, deterministic, name or f"checkpoint:{Path(path).stem}")
         self.meta, self.path = meta, Path(path)
+        self.table: Table | None = None
+        """A general checkpoint's mapping of the table it plays (set by :meth:`check_table`)."""
 
     def check_table(self, game, allow_rules_mismatch: bool = False) -> None:
-        """Raise CheckpointError at a table (a rams_env Game) of another game, size, layout or rules."""
+        """Raise CheckpointError at a table (a rams_env Game) of another game, size, layout or rules (a general
+        checkpoint: of another game, or that its general space does not hold); keep a general one's mapping."""
         check_table(self.meta, game, self.path, allow_rules_mismatch)
+        if is_general(self.meta):
+            self.table = general_table(self.meta, game, self.path)
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, view: dict[str, Any]) -> int:
+        if not is_general(self.meta):
+            return super().act(observation, mask, view)
+        if self.table is None:
+            raise CheckpointError(self.path, "a general checkpoint plays a table once check_table(game) named it")
+        chosen = super().act(self.table.obs(observation), self.table.mask(np.asarray(mask)), view)
+        return int(self.table.native_actions(chosen))

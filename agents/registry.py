@@ -6,7 +6,8 @@
     heuristic:<style>,key=value    a style with parameters overridden (``heuristic:bluffer,bluff_rate=0.3``)
     heuristic:<file.yaml>          parameters from a YAML file (a mapping, optionally with ``style:``)
     checkpoint:<path.zip>          a trained checkpoint (weights only; see agents/checkpoint/format.py)
-    pretrained                     the checkpoint shipped for the game's default rules (agents/pretrained/)
+    pretrained                     the agent shipped for the game (agents/pretrained/): the general one,
+                                   <game>.zip, at any table size and preset; else <game>_<n>p.zip at its table
     py:<module>:<function>         an agent of your own: function(game) returns a factory seed -> agent
     <checkpoint spec>,allow_rules_mismatch
                                    play it under rules it was not trained with (same input and action sizes);
@@ -121,9 +122,21 @@ def split_checkpoint_option(spec: str) -> tuple[str, bool]:
 
 
 def pretrained_path(game: str, num_players: int | None = None) -> Path:
-    """Where the shipped checkpoint of ``game`` lives (it may not exist for every table size)."""
+    """Where a shipped checkpoint of ``game`` lives: the general agent (no ``num_players``), or the one trained at
+    ``num_players`` (either may not exist)."""
     suffix = f"_{num_players}p" if num_players else ""
     return PRETRAINED_DIR / f"{game}{suffix}.zip"
+
+
+def pretrained_for(game) -> Path:
+    """The shipped agent for a table of ``game`` (a rams_env Game): the game's general agent if there is one
+    (it plays every table size and preset), else the one trained at this table size."""
+    candidates = [pretrained_path(game.name), pretrained_path(game.name, game.num_players)]
+    found = next((path for path in candidates if path.exists()), None)
+    if found is None:
+        raise AgentSpecError(f"no pretrained agent for {game.name} with {game.num_players} players (neither "
+                             f"{candidates[0].name} nor {candidates[1].name} in {PRETRAINED_DIR})")
+    return found
 
 
 def agent_factories(specs: Iterable[str], game) -> dict[str, AgentFactory]:
@@ -147,10 +160,7 @@ def agent_factory(spec: str, game) -> AgentFactory:
     if kind == "checkpoint" and arg:
         return _checkpoint_factory(game, arg, allow)
     if kind == "pretrained" and not arg:
-        path = pretrained_path(game.name, game.num_players)
-        if not path.exists():
-            raise AgentSpecError(f"no pretrained agent for {game.name} with {game.num_players} players ({path})")
-        return _checkpoint_factory(game, str(path), allow)
+        return _checkpoint_factory(game, str(pretrained_for(game)), allow)
     if spec.endswith(".zip"):
         return _checkpoint_factory(game, spec, allow)
     raise AgentSpecError(f"unknown agent {spec!r}; use random, heuristic[:style[,key=value...]], "

@@ -15,6 +15,7 @@ from typing import Any
 import torch
 
 from agents.checkpoint.format import ADAM_MOMENTS, OPTIMIZER, POLICY, CheckpointError
+from agents.checkpoint.general import general_table, is_general
 from agents.registry import ALLOW_RULES_MISMATCH
 
 SHOWN = 3
@@ -105,9 +106,13 @@ def check_table(meta: dict[str, Any], game, path: str | Path, allow_rules_mismat
                 hint: str = SPEC_HINT) -> None:
     """Refuse a checkpoint at a table of ``game`` (a rams_env Game) it was not trained for: another game,
     table size or observation layout always; other rules unless ``allow_rules_mismatch`` (``hint`` says how
-    to ask for that where it can be asked: an agent spec, not a resumed run)."""
+    to ask for that where it can be asked: an agent spec, not a resumed run). A general checkpoint
+    (agents/checkpoint/general.py) plays any table of its game whose layout fits its general space."""
     if meta["game"] != game.name:
         raise CheckpointError(path, f"trained for {meta['game']}, this table plays {game.name}")
+    if is_general(meta):  # every table size and rule set of its game: they are inputs of its network
+        general_table(meta, game, path)
+        return
     players = meta.get("num_players", game.num_players)
     if players != game.num_players:
         raise CheckpointError(path, f"trained for {players} players, this table has {game.num_players}")

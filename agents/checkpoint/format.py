@@ -42,6 +42,10 @@ random generators; training/batched/run.py): tensors, numbers, strings, lists an
 TRAINER_NETWORKS = 64
 """Networks' worth of tensors ``trainer.pt`` may hold (a league of frozen snapshots of the same network)."""
 
+GENERAL = "general"
+"""``meta["observation"]`` of a general checkpoint, whose network reads its game's general space and plays every
+table of it (agents/checkpoint/general.py); without the key, the network reads the table's own observation."""
+
 MAX_FILE_BYTES = 256 * 2**20
 """The file on disk."""
 MAX_META_BYTES = 4 * 2**20
@@ -222,6 +226,8 @@ def check_meta(meta: dict[str, Any]) -> dict[str, Any]:
                          f"(limit {MAX_PARAMETERS:,})")
     if "num_players" in meta:
         _count(meta, "num_players", 1)
+    if meta.get("observation", GENERAL) != GENERAL:
+        raise ZipRefused(f"{META}: observation must be {GENERAL!r} or absent, not {meta['observation']!r}")
     if not isinstance(meta.get("rules", {}), dict):
         raise ZipRefused(f"{META}: rules must be a mapping, not {meta.get('rules')!r}")
     return meta

@@ -24,10 +24,11 @@ Numpy only: the trainer, the agents and the tests share it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from rams_env.core.game import Game
 from rams_env.core.general_rules import RuleFeatures
@@ -178,39 +179,29 @@ class Table:
         """(general A,) int64: the native id of each general action, -1 where this table has none."""
         self.native_of_action[self.action_of_native] = np.arange(len(self.action_of_native))
         self.obs_size, self.num_actions, self._padded = space.obs_size, space.num_actions, space.padded_size
-        unused = np.ones(space.padded_size, dtype=bool)
-        unused[self.obs_index] = False
-        self._unused = np.flatnonzero(unused)
+        self._copies = strided_runs(self.obs_index)
+
+    def scatter(self, native: np.ndarray, out: np.ndarray) -> None:
+        """``out[..., obs_index] = native`` as a few strided block copies (:func:`strided_runs`): 5 to 30
+        times faster than numpy's fancy-index scatter on a (1024, ~750) batch (benchmarks/general_mapping.py)."""
+        for run in self._copies:
+            run.target(out)[...] = run.source(native)
 
     def obs(self, native: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """(..., native) observations as (..., general) float32: one scatter, features appended.
+        """(..., native) observations as (..., general) float32: ``obs_index``'s scatter, features appended.
 
-        ``out`` (optional, (..., general) float32) is filled in place: the slots this table does not
-        use are zeroed, so a buffer of any table of the space can be reused."""
+        ``out`` (optional, (..., general) float32) is zeroed and filled in place, so a buffer of any table of
+        the space can be reused."""
         native = np.asarray(native)
-        if native.shape[-1] != len(self.obs_index):
-            raise ValueError(f"observation of length {native.shape[-1]}, this table's is {len(self.obs_index)}")
-        shape = native.shape[:-1] + (self.obs_size,)
-        if out is None:
-            out = np.zeros(shape, dtype=OBS_DTYPE)
-        else:
-            _check_out(out, shape, OBS_DTYPE)
-            out[..., self._unused] = 0.0
-        out[..., self.obs_index] = native
+        out = _zeroed_out(native, len(self.obs_index), "observation", self.obs_size, OBS_DTYPE, out)
+        self.scatter(native, out)
         out[..., self._padded:] = self.features
         return out
 
     def mask(self, native: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """(..., native A) legal-action masks as (..., general A) bool (False for actions this table lacks)."""
         native = np.asarray(native)
-        if native.shape[-1] != len(self.action_of_native):
-            raise ValueError(f"mask of length {native.shape[-1]}, this table has {len(self.action_of_native)} actions")
-        shape = native.shape[:-1] + (self.num_actions,)
-        if out is None:
-            out = np.zeros(shape, dtype=bool)
-        else:
-            _check_out(out, shape, np.dtype(bool))
-            out[...] = False
+        out = _zeroed_out(native, len(self.action_of_native), "mask", self.num_actions, np.dtype(bool), out)
         out[..., self.action_of_native] = native
         return out
 
@@ -225,6 +216,56 @@ class Table:
         return native
 
 
-def _check_out(out: np.ndarray, shape: tuple[int, ...], dtype: Any) -> None:
+@dataclass(frozen=True)
+class StridedRun:
+    """``count`` runs of ``length`` consecutive slots, ``stride`` apart from general slot ``to`` on; their values
+    are ``count * length`` consecutive native floats from ``at`` (a per-seat field: one run per seat)."""
+
+    to: int
+    stride: int
+    count: int
+    at: int
+    length: int
+
+    def target(self, out: np.ndarray) -> np.ndarray:
+        """The runs in ``out`` as a (..., count, length) view."""
+        base, step = out[..., self.to:], out.strides[-1]
+        shape, strides = (self.count, self.length), (self.stride * step, step)
+        return as_strided(base, base.shape[:-1] + shape, base.strides[:-1] + strides)
+
+    def source(self, native: np.ndarray) -> np.ndarray:
+        return native[..., self.at:self.at + self.count * self.length].reshape(
+            native.shape[:-1] + (self.count, self.length))
+
+
+def strided_runs(index: np.ndarray) -> list[StridedRun]:
+    """``index`` (increasing within each field) as its runs of consecutive values, the runs of one length
+    that follow at a constant stride merged into one :class:`StridedRun` (the padded seat blocks)."""
+    if not len(index):
+        return []
+    breaks = np.flatnonzero(np.diff(index) != 1) + 1
+    out: list[StridedRun] = []
+    for a, b in zip(np.r_[0, breaks], np.r_[breaks, len(index)], strict=True):
+        to, length = int(index[a]), int(b - a)
+        last = out[-1] if out else None
+        if last is not None and last.length == length and to > last.to and (
+                last.count == 1 or to == last.to + last.count * last.stride):
+            out[-1] = replace(last, stride=to - last.to if last.count == 1 else last.stride, count=last.count + 1)
+        else:
+            out.append(StridedRun(to, length, 1, int(a), length))
+    return out
+
+
+def _zeroed_out(native: np.ndarray, length: int, what: str, width: int, dtype: Any,
+                out: np.ndarray | None) -> np.ndarray:
+    """A zeroed (..., width) array of ``dtype`` for a (..., length) native batch: ``out`` checked and cleared,
+    or a new one."""
+    if native.shape[-1] != length:
+        raise ValueError(f"{what} of length {native.shape[-1]}, this table's is {length}")
+    shape = native.shape[:-1] + (width,)
+    if out is None:
+        return np.zeros(shape, dtype=dtype)
     if out.shape != shape or out.dtype != dtype:
         raise ValueError(f"out must be {np.dtype(dtype)} of shape {shape}, got {out.dtype} {out.shape}")
+    out[...] = 0
+    return out

@@ -1,0 +1,144 @@
+"""General checkpoints (agents/checkpoint/general.py): one network plays every table size and preset of its game.
+
+A general checkpoint is built here from a small network of the general sizes; it must play only legal actions
+at tables of any size and any action count (through the registry, ``rams evaluate`` and the deal loop), be
+refused at another game or with a layout that is not its game's, and leave table checkpoints as they were.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+import rams_env  # noqa: E402
+from agents.checkpoint.format import CheckpointError, load_checkpoint, parameter_count  # noqa: E402
+from agents.checkpoint.general import general_meta, general_space, save_general_checkpoint  # noqa: E402
+from agents.checkpoint_agent import CheckpointAgent, build_policy  # noqa: E402
+from agents.registry import AgentSpecError, agent_factory, pretrained_path  # noqa: E402
+from agents.table import play_episode  # noqa: E402
+
+NET_ARCH = [16]
+
+
+def general_checkpoint(folder, game: str, seed: int = 0, **meta_changes):
+    """A general checkpoint of ``game`` with random weights (``meta_changes`` overwrite its metadata)."""
+    torch.manual_seed(seed)
+    sizes = {**general_meta(game), **meta_changes}
+    policy = build_policy(sizes["observation_size"], sizes["action_size"], NET_ARCH)
+    path = save_general_checkpoint(folder / f"{game}.zip", game, NET_ARCH, 0, policy.state_dict())
+    if meta_changes:  # rewrite meta.json as a hostile writer would
+        with zipfile.ZipFile(path) as zf:
+            meta, weights = json.loads(zf.read("meta.json")), zf.read("policy.pt")
+        meta.update(meta_changes)
+        with zipfile.ZipFile(path, "w") as zf:
+            zf.writestr("meta.json", json.dumps(meta))
+            zf.writestr("policy.pt", weights)
+    weights = parameter_count(sizes["observation_size"], sizes["action_size"], NET_ARCH)
+    assert weights == sum(p.numel() for p in policy.parameters())
+    return path
+
+
+def play_legally(spec: str, game: str, n: int | None, preset: str | None = None, deals: int = 2) -> None:
+    """Deals with the agent of ``spec`` in every other seat (the deal loop raises on any illegal action)."""
+    env = rams_env.make(game, n, preset=preset)
+    table = env.unwrapped.game
+    agent, others = agent_factory(spec, table), agent_factory("random", table)
+    for seed in range(deals):
+        seats = [agent(seed) if i % 2 == 0 else others(seed + i) for i in range(table.num_players)]
+        assert len(play_episode(env, seats, seed=seed)) == table.num_players
+
+
+@pytest.mark.parametrize("n", [3, 4, 8])
+def test_a_general_toepen_checkpoint_plays_every_table_size(tmp_path, n):
+    play_legally(f"checkpoint:{general_checkpoint(tmp_path, 'toepen')}", "toepen", n)
+
+
+@pytest.mark.parametrize(("preset", "n"), [("modern", 4), ("meyers_1905_large", 7), ("loup", 3)])
+def test_a_general_tippen_checkpoint_plays_presets_of_other_action_counts(tmp_path, preset, n):
+    assert rams_env.make_game("tippen", n, preset=preset).actions.size in (74, 114)
+    play_legally(f"checkpoint:{general_checkpoint(tmp_path, 'tippen')}", "tippen", n, preset)
+
+
+def test_the_agent_maps_observation_mask_and_action(tmp_path):
+    """What the general agent chooses is its network's choice on the mapped observation, mapped back."""
+    game = rams_env.make_game("tippen", 5, preset="meyers_1905_large")
+    table = general_space("tippen").table(game)
+    state = game.new_state(np.random.default_rng(0), None)
+    obs = np.zeros(game.observation.size, dtype=np.float32)
+    game.encode(state, state.to_act, obs)
+    mask = np.zeros(game.actions.size, dtype=np.int8)
+    mask[game.legal_actions(state)] = 1
+    for seed in range(5):
+        agent = CheckpointAgent(general_checkpoint(tmp_path, "tippen", seed))
+        agent.check_table(game)
+        policy = agent.policy
+        with torch.no_grad():
+            features = torch.as_tensor(table.obs(obs))[None]
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))[0]
+        logits[~torch.as_tensor(table.mask(mask))] = -torch.inf
+        expected = int(table.native_of_action[int(logits.argmax())])
+        assert agent.act(obs, mask, {}) == expected and mask[expected]
+
+
+def test_rams_evaluate_plays_a_general_checkpoint_at_three_players(tmp_path, capsys):
+    from cli.main import main
+
+    path = general_checkpoint(tmp_path, "toepen")
+    argv = ["evaluate", "--game", "toepen", "--players", "3", "--agents", f"checkpoint:{path}", "random",
+            "--deals", "2", "--workers", "1", "--bootstrap", "10", "--quiet"]
+    assert main(argv) == 0
+    assert "toepen" in capsys.readouterr().out
+
+
+def test_pretrained_prefers_the_general_agent_at_any_table(tmp_path, monkeypatch):
+    import agents.registry as registry
+
+    monkeypatch.setattr(registry, "PRETRAINED_DIR", tmp_path)
+    table = rams_env.make_game("toepen", 5)
+    with pytest.raises(AgentSpecError, match="no pretrained agent for toepen with 5 players.*toepen.zip"):
+        agent_factory("pretrained", table)
+    general_checkpoint(tmp_path, "toepen")
+    assert registry.pretrained_for(table) == tmp_path / "toepen.zip"
+    play_legally("pretrained", "toepen", 5, deals=1)
+    play_legally("pretrained", "toepen", 4, "any_time", deals=1)
+
+
+def test_table_checkpoints_still_resolve_and_refuse_other_tables():
+    """Without a general agent, ``pretrained`` is the 4-player checkpoint at its table, refused elsewhere."""
+    if not pretrained_path("toepen", 4).exists() or pretrained_path("toepen").exists():
+        pytest.skip("the shipped Toepen agent is not a 4-player table checkpoint")
+    play_legally("pretrained", "toepen", 4, deals=1)
+    with pytest.raises(AgentSpecError, match="no pretrained agent for toepen with 3 players"):
+        agent_factory("pretrained", rams_env.make_game("toepen", 3))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"observation_size": 700}, "observation_size 700 .*another general layout"),
+    ({"action_size": 41}, "action_size 41"),
+    ({"general_layout": "0123456789abcdef"}, "general_layout '0123456789abcdef'"),
+])
+def test_a_general_checkpoint_of_another_layout_is_refused(tmp_path, change, message):
+    path = general_checkpoint(tmp_path, "toepen", **change)
+    with pytest.raises(CheckpointError, match=message):
+        agent_factory(f"checkpoint:{path}", rams_env.make_game("toepen", 4))
+
+
+def test_a_general_checkpoint_is_refused_at_another_game_and_a_strange_observation_at_load(tmp_path):
+    path = general_checkpoint(tmp_path, "toepen")
+    with pytest.raises(CheckpointError, match="trained for toepen, this table plays tippen"):
+        agent_factory(f"checkpoint:{path}", rams_env.make_game("tippen", 4))
+    strange = general_checkpoint(tmp_path, "toepen", observation="everything")
+    with pytest.raises(CheckpointError, match="observation must be 'general' or absent, not 'everything'"):
+        load_checkpoint(strange)
+
+
+def test_a_general_checkpoint_plays_nowhere_before_its_table_is_named(tmp_path):
+    agent = CheckpointAgent(general_checkpoint(tmp_path, "toepen"))
+    with pytest.raises(CheckpointError, match="once check_table"):
+        agent.act(np.zeros(428, dtype=np.float32), np.ones(42, dtype=np.int8), {})
