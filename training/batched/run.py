@@ -36,10 +36,6 @@ from training.rundir import LAST
 from training.stopping import Interrupted, StopRequest
 from training.tables import config_table, distinct, resolve_tables
 
-GENERAL = "general"
-"""``meta["observation"]`` of a checkpoint that plays through the game's GeneralSpace (rams_env/core/general.py)."""
-
-
 def crossed(before: int, after: int, every: int) -> bool:
     """Whether the steps went past a multiple of ``every`` (0: never) from ``before`` to ``after``."""
     return every > 0 and after // every > before // every
@@ -82,7 +78,9 @@ class BatchedRun:
                 "evaluation": self.history[-1] if self.history else None, "history": self.history,
                 "config": as_dict(cfg)}
         if self.general:
-            meta["observation"] = GENERAL
+            from agents.checkpoint.general import general_meta
+
+            meta.update(general_meta(cfg.game))
         else:
             meta["observation_version"] = self.home.make_game(cfg.game).observation.version
         return meta
