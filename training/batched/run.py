@@ -36,6 +36,7 @@ from training.rundir import LAST
 from training.stopping import Interrupted, StopRequest
 from training.tables import config_table, distinct, resolve_tables
 
+
 def crossed(before: int, after: int, every: int) -> bool:
     """Whether the steps went past a multiple of ``every`` (0: never) from ``before`` to ``after``."""
     return every > 0 and after // every > before // every
