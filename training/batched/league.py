@@ -17,7 +17,8 @@ seats earned more on average than the learner's seats, 0 if less, 1/2 on a tie; 
 the running mean that becomes an average over the last ``RATE_MEMORY`` deals (pool.py's rule,
 applied to each step's finished deals at once).
 
-Policies are ids: :data:`LEARNER`, :data:`RANDOM`, and snapshots from :data:`FIRST_SNAPSHOT` on.
+Policies are ids: :data:`LEARNER`, :data:`RANDOM`, and snapshots from :data:`FIRST_SNAPSHOT` on;
+:data:`SCRIPTED` marks the seats the source plays itself (``fixed``: scripted agents, aec_tables.py).
 A snapshot dropped from the kept list still plays the deals it sits in until they end.
 """
 
@@ -28,7 +29,7 @@ import numpy as np
 from training.batched.network import ActorCritic
 from training.pool import DRAW, PRIOR_DRAWS, RATE_MEMORY, SnapshotSampling, prioritized_weights, snapshot_weights
 
-LEARNER, RANDOM, FIRST_SNAPSHOT = 0, 1, 2
+SCRIPTED, LEARNER, RANDOM, FIRST_SNAPSHOT = -1, 0, 1, 2
 KINDS = ("self", "snapshots", "random")
 """The league's kinds, the keys of the config's ``league`` weights."""
 
@@ -36,7 +37,7 @@ KINDS = ("self", "snapshots", "random")
 class League:
     """The seat -> policy table of every slot, the frozen snapshots and their results against the learner."""
 
-    def __init__(self, weights: dict[str, float], num_players: np.ndarray, max_players: int, snapshots_kept: int,
+    def __init__(self, weights: dict[str, float], num_players: np.ndarray, fixed: np.ndarray, snapshots_kept: int,
                  sampling: str, rng: np.random.Generator) -> None:
         unknown = sorted(set(weights) - set(KINDS))
         if unknown or not all(weights.get(kind, 0) >= 0 for kind in KINDS) or sum(weights.values()) <= 0:
@@ -46,7 +47,8 @@ class League:
         self.sampling = SnapshotSampling(sampling)
         self.snapshots_kept = int(snapshots_kept)
         self.rng = rng
-        self.seat_valid = np.arange(max_players)[None, :] < np.asarray(num_players)[:, None]  # (B, n)
+        self.seat_valid = np.arange(fixed.shape[1])[None, :] < np.asarray(num_players)[:, None]  # (B, n)
+        self.fixed = fixed  # (B, n) the source's own seats, read when a deal starts
         self.seat_policy = np.full(self.seat_valid.shape, LEARNER, np.int64)
         self.score = np.zeros(self.seat_valid.shape, np.float64)  # each seat's score in the deal so far
         self.nets: dict[int, ActorCritic] = {}  # every snapshot still seated, kept or not
@@ -84,8 +86,9 @@ class League:
         drawn = kinds == KINDS.index("snapshots")
         if self.kept:
             policy[drawn] = self.rng.choice(np.array(self.kept), size=int(drawn.sum()), p=self.snapshot_p())
-        valid = self.seat_valid[slots]
-        policy[~valid] = RANDOM  # seats beyond the table never act
+        valid = self.seat_valid[slots] & ~self.fixed[slots]
+        policy[~self.seat_valid[slots]] = RANDOM  # seats beyond the table never act
+        policy[self.fixed[slots]] = SCRIPTED
         lonely = ~((policy == LEARNER) & valid).any(1)
         seats = (self.rng.random(int(lonely.sum())) * valid[lonely].sum(1)).astype(np.int64)
         policy[np.flatnonzero(lonely), seats] = LEARNER
@@ -105,8 +108,11 @@ class League:
         others = (policy != LEARNER) & valid
         mixed = others.any(1)
         only_random = mixed & ~(others & (policy != RANDOM)).any(1)
+        scripted = policy == SCRIPTED
+        with_scripted = scripted.any(1)
         results = {"learner": learner, "edge": learner[mixed] - mean_where(score[mixed], others[mixed]),
-                   "vs_random": learner[only_random]}
+                   "vs_random": learner[only_random],
+                   "edge_scripted": learner[with_scripted] - mean_where(score[with_scripted], scripted[with_scripted])}
         if len(ended):
             self._record(policy, score, learner)
             self.start_deals(ended)

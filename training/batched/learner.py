@@ -46,10 +46,13 @@ class BatchedConfig:
     vf_coef: float = 0.5  # value loss weight
     target_kl: float | None = None  # stop an update's epochs early above this approx_kl (None: never)
     net_arch: list[int] = field(default_factory=lambda: [128, 128])  # hidden layers of the policy and value towers
-    torch_threads: int = 2  # torch's intra-op threads (measured: docs/training.md, the batched learner)
+    torch_threads: int = 1  # torch's intra-op threads (measured: docs/training.md, the batched learner)
     league: dict[str, float] = field(default_factory=lambda: {"self": 0.6, "snapshots": 0.3, "random": 0.1})
     snapshots_kept: int = 10  # frozen snapshots drawn from (older ones retire after their deals end)
     snapshot_sampling: str = "recent"  # "recent" (1 / (age + 1)) or "prioritized" (win rate + floor): league.py
+    scripted: dict[str, float] = field(default_factory=dict)  # per-seat share of each registry agent spec in the
+    # Python-engine slots, e.g. {"heuristic": 0.5, "heuristic:bluffer": 0.2}; the other seats are the league's
+    scripted_envs_per_table: int = 0  # Python-engine slots of each table spec (0: none; they cost far more)
     reward_scale: float = 1.0  # the learner learns from rewards times this (lives and chips are small numbers)
 
 
@@ -60,14 +63,16 @@ class SelfPlay:
         self.game, self.tables, self.config, self.seed = game, list(tables), config, int(seed)
         torch.set_num_threads(config.torch_threads)
         torch.manual_seed(self.seed)  # the network's initial weights
-        self.source = VectorTables(game, self.tables, config.envs_per_table)
+        self.source = VectorTables(game, self.tables, config.envs_per_table, config.scripted,
+                                   config.scripted_envs_per_table)
+        self.source.reset(self.seed)
         space = self.source.space
         self.policy = ActorCritic(space.obs_size, space.num_actions, config.net_arch)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=config.learning_rate, eps=1e-5)
         self.rng = np.random.default_rng(self.seed)
         self.generator = torch.Generator().manual_seed(self.seed)
         slots, players = self.source.num_slots, self.source.max_players
-        self.league = League(config.league, self.source.num_players, players, config.snapshots_kept,
+        self.league = League(config.league, self.source.num_players, self.source.fixed, config.snapshots_kept,
                              config.snapshot_sampling, self.rng)
         self.buffer = RolloutBuffer(slots * (players + config.rollout_steps), slots, players,
                                     space.obs_size, space.num_actions)
@@ -75,36 +80,39 @@ class SelfPlay:
                                        config.vf_coef, config.target_kl)
         self.steps = 0  # learner decisions learned from
         self.iterations = 0
-        self.source.reset(self.seed)
 
     # ------------------------------------------------------------------ loop
     def iterate(self) -> dict[str, float]:
         """One rollout of ``rollout_steps`` steps in every slot, then one PPO update; metrics for TensorBoard."""
-        start = time.perf_counter(), os.times()
-        results = self.rollout()
-        rolled = time.perf_counter()
+        start, cpu_start = time.perf_counter(), os.times()
+        clock = Clock()
+        results = self.rollout(clock)
         self._anneal()
-        batch = self.buffer.take(self.config.gamma, self.config.gae_lambda)
-        metrics = update(self.policy, self.optimizer, batch, self.settings, self.generator)
+        with clock("update"):
+            batch = self.buffer.take(self.config.gamma, self.config.gae_lambda)
+            metrics = update(self.policy, self.optimizer, batch, self.settings, self.generator)
         self.steps += len(batch)
         self.iterations += 1
-        wall, cpu = time.perf_counter() - start[0], cpu_seconds(start[1])
+        wall, cpu = time.perf_counter() - start, cpu_seconds(cpu_start)
         metrics.update(decisions=float(len(batch)), steps_per_s=len(batch) / wall,
-                       steps_per_cpu_s=len(batch) / max(cpu, 1e-9), rollout_share=(rolled - start[0]) / wall,
-                       learning_rate=self.optimizer.param_groups[0]["lr"])
+                       steps_per_cpu_s=len(batch) / max(cpu, 1e-9), learning_rate=self.optimizer.param_groups[0]["lr"])
+        metrics.update({f"time/{part}": seconds / wall for part, seconds in clock.seconds.items()})
         metrics.update(results)
         return metrics
 
-    def rollout(self) -> dict[str, float]:
+    def rollout(self, clock: Clock) -> dict[str, float]:
         """``rollout_steps`` steps of every slot; the learner's decisions go into the buffer."""
-        source, finished = self.source, {"learner": [], "edge": [], "vs_random": []}
+        source, finished = self.source, {"learner": [], "edge": [], "vs_random": [], "edge_scripted": []}
         scale = np.float32(self.config.reward_scale)
         for _ in range(self.config.rollout_steps):
-            actions = self.decide()
-            source.step(actions)
-            self.buffer.reward(source.rewards * scale, source.done)
-            for name, values in self.league.end_step(source.rewards, source.done).items():
-                finished[name].append(values)
+            with clock("act"):
+                actions = self.decide()
+            with clock("env"):
+                source.step(actions)
+            with clock("bookkeeping"):
+                self.buffer.reward(source.rewards * scale, source.done)
+                for name, values in self.league.end_step(source.rewards, source.done).items():
+                    finished[name].append(values)
         return summarise(finished, self.league)
 
     def decide(self) -> np.ndarray:
@@ -151,11 +159,30 @@ class SelfPlay:
     def load_state(self, state: dict) -> None:
         """Restore :meth:`state` (the run loads the policy and optimizer weights itself) and deal afresh."""
         self.steps, self.iterations = int(state["steps"]), int(state["iterations"])
+        self.source.reset(self.seed + self.iterations)
         self.league.load_state(state["league"], self._empty_net)
         self.buffer.clear()
-        self.source.reset(self.seed + self.iterations)
         self.rng.bit_generator.state = state["rng"]  # after the league's fresh draws: generators as saved
         self.generator.set_state(state["generator"])
+
+
+class Clock:
+    """Wall seconds spent in each named part of an iteration (``with clock("env"): ...``): the metrics
+    ``time/<part>``, shares of the iteration's wall time."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._part, self._since = "", 0.0
+
+    def __call__(self, part: str) -> Clock:
+        self._part = part
+        return self
+
+    def __enter__(self) -> None:
+        self._since = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds[self._part] = self.seconds.get(self._part, 0.0) + time.perf_counter() - self._since
 
 
 def cpu_seconds(since: os.times_result) -> float:

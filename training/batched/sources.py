@@ -19,6 +19,7 @@ import numpy as np
 import rams_env.vector as vector
 from rams_env.core.general import GeneralSpace
 from rams_env.core.rules import RulesError
+from training.batched.aec_tables import AecTables
 from training.batched.tables import TableSpec
 
 
@@ -37,11 +38,16 @@ def make_batch(game: str, spec: TableSpec, num_envs: int):
 
 
 class VectorTables:
-    """``envs_per_table`` slots of each table spec, stepped by the batched engine, in one set of arrays."""
+    """``envs_per_table`` slots of each table spec, stepped by the batched engine, in one set of arrays; with
+    ``scripted`` seat shares, ``scripted_envs_per_table`` more slots of each spec on the Python engine whose
+    scripted seats registry agents play (aec_tables.py), their other seats the league's."""
 
-    def __init__(self, game: str, tables: list[TableSpec], envs_per_table: int) -> None:
+    def __init__(self, game: str, tables: list[TableSpec], envs_per_table: int,
+                 scripted: dict[str, float] | None = None, scripted_envs_per_table: int = 0) -> None:
         self.space = GeneralSpace(game)
         self.envs = [make_batch(game, spec, envs_per_table) for spec in tables]
+        if scripted and scripted_envs_per_table:
+            self.envs += [AecTables(game, spec, scripted_envs_per_table, scripted) for spec in tables]
         self.tables = [self.space.table(env.game) for env in self.envs]
         sizes = [env.num_envs for env in self.envs]
         self.bounds = list(zip(np.cumsum([0, *sizes[:-1]]).tolist(), np.cumsum(sizes).tolist(), strict=True))
@@ -54,6 +60,7 @@ class VectorTables:
         self.to_act = np.zeros(self.num_slots, np.int64)
         self.rewards = np.zeros((self.num_slots, self.max_players), np.float32)
         self.done = np.zeros(self.num_slots, bool)
+        self.fixed = np.zeros((self.num_slots, self.max_players), bool)  # seats a source plays itself (scripted)
 
     def reset(self, seed: int) -> None:
         """A new deal in every slot; each table's deals get their own stream of ``seed``."""
@@ -78,3 +85,6 @@ class VectorTables:
         table.obs(obs, out=self.obs[lo:hi])
         table.mask(mask, out=self.mask[lo:hi])
         self.to_act[lo:hi] = to_act
+        fixed = getattr(self.envs[index], "fixed", None)
+        if fixed is not None:
+            self.fixed[lo:hi, :fixed.shape[1]] = fixed
