@@ -156,3 +156,31 @@ def _yaml(folder: Path, config) -> Path:
     path = folder / "config.yaml"
     path.write_text(yaml.safe_dump(as_dict(config)))
     return path
+
+
+def test_a_native_target_plays_its_greedy_move_in_the_general_space(tmp_path):
+    import numpy as np
+
+    import rams_env
+    from agents.checkpoint.format import save_checkpoint
+    from rams_env.core.general import GeneralSpace
+    from training.batched.network import ActorCritic
+    from training.batched.target import frozen_target
+
+    game = rams_env.make_game("toepen", 4)
+    native = ActorCritic(game.observation.size, game.actions.size, [16])
+    path = save_checkpoint(tmp_path / "native.zip", {"game": "toepen", "observation_size": game.observation.size,
+                                                    "action_size": game.actions.size, "net_arch": [16],
+                                                    "steps": 0}, native.state_dict())
+    space = GeneralSpace("toepen")
+    table = space.table(game)
+    target = frozen_target(path, space, table)
+    rng = np.random.default_rng(0)
+    obs = rng.random((64, game.observation.size)).astype(np.float32)
+    mask = rng.random((64, game.actions.size)) < 0.5
+    mask[:, 0] = True
+    with torch.no_grad():
+        expected = torch.where(torch.from_numpy(mask), native.logits(torch.from_numpy(obs)), -1e9).argmax(1)
+        general = target.logits(torch.from_numpy(table.obs(obs)))
+        chosen = torch.where(torch.from_numpy(table.mask(mask)), general, -1e30).argmax(1)
+    assert np.array_equal(table.native_actions(chosen.numpy()), expected.numpy())
