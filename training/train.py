@@ -32,7 +32,7 @@ from training.run_report import log_evaluation, results_table, tag, write_result
 from training.run_state import check_run_meta
 from training.rundir import LAST
 from training.single_seat import SingleSeatEnv
-from training.stopping import Interrupted, StopRequest
+from training.stopping import Interrupted, StopRequest, armed, save_at_end
 from training.streams import capture, restore, snapshots_in_play
 
 RATINGS_ANCHOR = "random"
@@ -225,17 +225,12 @@ class Run:
         remaining = cfg.total_timesteps - self.model.num_timesteps
         if remaining > 0:
             monitor = TrainingMonitor(self, stop)
-            if stop is not None:
-                stop.armed = True
-            try:
-                self.model.learn(remaining, callback=monitor, reset_num_timesteps=False, tb_log_name="ppo")
-            finally:
-                monitor.close()
-                if stop is not None:
-                    stop.armed = False
-        path = self.checkpoint()
-        if stop is not None and stop.requested:
-            raise Interrupted(self.checkpointed, path)
+            with armed(stop):
+                try:
+                    self.model.learn(remaining, callback=monitor, reset_num_timesteps=False, tb_log_name="ppo")
+                finally:
+                    monitor.close()
+        save_at_end(stop, self.checkpoint, lambda: self.checkpointed)
 
     def report(self, results: list[MatchResult], seconds: float) -> str:
         cfg = self.config

@@ -33,7 +33,7 @@ from training.config import TrainConfig, as_dict
 from training.run_report import results_table, write_results
 from training.run_state import check_run_meta
 from training.rundir import LAST
-from training.stopping import Interrupted, StopRequest
+from training.stopping import StopRequest, armed, save_at_end
 from training.tables import config_table, distinct, resolve_tables
 
 
@@ -135,18 +135,13 @@ class BatchedRun:
         self.log.writer = self.log.writer or open_writer(self.out / "tb", cfg)
         bar = tqdm(total=cfg.total_timesteps, initial=min(self.steps, cfg.total_timesteps), unit="step",
                    desc=f"training {cfg.game}", disable=self.quiet, dynamic_ncols=True)
-        if stop is not None:
-            stop.armed = True
-        try:
-            while self.steps < cfg.total_timesteps and not (stop is not None and stop.requested):
-                self.iterate(bar)
-        finally:
-            bar.close()
-            if stop is not None:
-                stop.armed = False
-        path = self.checkpoint()
-        if stop is not None and stop.requested:
-            raise Interrupted(self.checkpointed, path)
+        with armed(stop):
+            try:
+                while self.steps < cfg.total_timesteps and not (stop is not None and stop.requested):
+                    self.iterate(bar)
+            finally:
+                bar.close()
+        save_at_end(stop, self.checkpoint, lambda: self.checkpointed)
 
     def iterate(self, bar: tqdm) -> None:
         """One rollout and update, its metrics logged; then the snapshots, evaluations and checkpoints due."""
