@@ -13,7 +13,7 @@ decision of the learner, whatever the opponents did in between: that is what a t
 counts. The machines are shared and noisy: quote ratios, not absolute rates.
 
 The trainers (``--trainers``, default Toepen): the batched trainer (training/batched/, the game's
-``configs/train/<game>_batched.yaml`` at ``rams train``'s table: ``tables=default``) and ``rams train``'s SB3 path
+``configs/train/<game>_batched.yaml`` at ``rams train``'s table: ``tables=default``, the config's deals side by side all there) and ``rams train``'s SB3 path
 (training/train.py's ``Run`` on ``configs/train/<game>.yaml``: MaskablePPO in one seat, the config's opponent
 pool) on the same game and table, beside the same Leduc learner. The batched trainer uses both cores, so
 these rows count learner decisions per CPU-second of this process (``os.times()``: user + system, children
@@ -160,7 +160,9 @@ def trainer_contenders(game: str, args: argparse.Namespace, folder: str) -> dict
 
     configs = f"{os.path.dirname(os.path.abspath(__file__))}/../configs/train"
     sb3 = Run(load_config(f"{configs}/{game}.yaml", [f"out_dir={folder}/{game}"]), quiet=True)
-    cfg = load_config(f"{configs}/{game}_batched.yaml", [f"out_dir={folder}/{game}_batched", "tables=default"])
+    cfg = load_config(f"{configs}/{game}_batched.yaml", [f"out_dir={folder}/{game}_batched"])
+    slots = cfg.batched.envs_per_table * len(resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules))
+    cfg.batched.envs_per_table, cfg.tables = slots, "default"  # as many deals side by side, all at one table
     tables = resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules)
     selfplay = SelfPlay(cfg.game, tables, cfg.batched, cfg.seed)
 
