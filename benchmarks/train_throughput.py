@@ -13,7 +13,8 @@ decision of the learner, whatever the opponents did in between: that is what a t
 counts. The machines are shared and noisy: quote ratios, not absolute rates.
 
 The trainers (``--trainers``, default Toepen): the batched trainer (training/batched/, the game's
-``configs/train/<game>_batched.yaml`` at ``rams train``'s table: ``tables=default``, the config's deals side by side all there) and ``rams train``'s SB3 path
+``configs/train/<game>_batched.yaml`` at ``rams train``'s table: ``tables=default``, the config's deals side by
+side all there) and ``rams train``'s SB3 path
 (training/train.py's ``Run`` on ``configs/train/<game>.yaml``: MaskablePPO in one seat, the config's opponent
 pool) on the same game and table, beside the same Leduc learner. The batched trainer uses both cores, so
 these rows count learner decisions per CPU-second of this process (``os.times()``: user + system, children
