@@ -1,4 +1,5 @@
-"""Training throughput: learner environment steps/s of MaskablePPO on rams beside PettingZoo's Leduc hold'em.
+"""Training throughput: learner steps/s of the batched self-play trainer, of ``rams train``'s SB3 path and of
+MaskablePPO on rams beside PettingZoo's Leduc hold'em.
 
 Each rams game (default rules, default table, random_carry deals as in training) is wrapped
 in the trainer's single-seat view (training/single_seat.py) with random opponents; PettingZoo's
@@ -11,16 +12,29 @@ the median of the per-round ratios (robust to load that drifts between rounds). 
 decision of the learner, whatever the opponents did in between: that is what a training budget
 counts. The machines are shared and noisy: quote ratios, not absolute rates.
 
+The trainers (``--trainers``, default Toepen): the batched trainer (training/batched/, the game's
+``configs/train/<game>_batched.yaml`` at ``rams train``'s table: ``tables=default``, the config's deals side by
+side all there) and ``rams train``'s SB3 path
+(training/train.py's ``Run`` on ``configs/train/<game>.yaml``: MaskablePPO in one seat, the config's opponent
+pool) on the same game and table, beside the same Leduc learner. The batched trainer uses both cores, so
+these rows count learner decisions per CPU-second of this process (``os.times()``: user + system, children
+too) as well as per wall second, and report ``batched / this`` ratios of both (the issue's target: the
+batched trainer >= 10x ``rams train`` and >= 10x Leduc's MaskablePPO, per CPU-second).
+
     python benchmarks/train_throughput.py                      # 3 rounds of 4096 steps each
     python benchmarks/train_throughput.py --games toepen --rounds 2 --json out.json
+    python benchmarks/train_throughput.py --games --trainers toepen --rounds 1   # the trainers' ratios only
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
@@ -109,6 +123,91 @@ def learn_rate(model: MaskablePPO, steps: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and its children so far (user + system)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def timed(advance: Callable[[], int], steps: int) -> dict[str, float]:
+    """Call ``advance`` (returns the learner steps it took) until ``steps``: steps per CPU-second and per second."""
+    done, cpu, wall = 0, cpu_seconds(), time.perf_counter()
+    while done < steps:
+        done += advance()
+    cpu, wall = cpu_seconds() - cpu, time.perf_counter() - wall
+    return {"steps": done, "per_cpu_s": done / cpu, "per_s": done / wall}
+
+
+def sb3_advance(model: MaskablePPO, steps: int) -> Callable[[], int]:
+    """One call: ``model.learn`` over ``steps`` learner steps (rollouts and updates)."""
+    def advance() -> int:
+        before = model.num_timesteps
+        model.learn(steps, reset_num_timesteps=False)
+        return model.num_timesteps - before
+    return advance
+
+
+Contender = tuple[Callable[[], int], int, int]
+"""How to advance a learner (returns the steps taken), its torch threads and its steps per round."""
+
+
+def trainer_contenders(game: str, args: argparse.Namespace, folder: str) -> dict[str, Contender]:
+    """``rams train``'s SB3 run (one torch thread, as it trains) and the batched self-play learner of ``game``
+    (its config's threads), each warmed up once."""
+    from training.batched.learner import SelfPlay
+    from training.config import load_config
+    from training.tables import resolve_tables
+    from training.train import Run
+
+    configs = f"{os.path.dirname(os.path.abspath(__file__))}/../configs/train"
+    sb3 = Run(load_config(f"{configs}/{game}.yaml", [f"out_dir={folder}/{game}"]), quiet=True)
+    cfg = load_config(f"{configs}/{game}_batched.yaml", [f"out_dir={folder}/{game}_batched"])
+    slots = cfg.batched.envs_per_table * len(resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules))
+    cfg.batched.envs_per_table, cfg.tables = slots, "default"  # as many deals side by side, all at one table
+    tables = resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules)
+    selfplay = SelfPlay(cfg.game, tables, cfg.batched, cfg.seed)
+
+    def iterate() -> int:
+        before = selfplay.steps
+        selfplay.iterate()
+        return selfplay.steps - before
+
+    contenders = {f"{game} rams train": (sb3_advance(sb3.model, args.steps), sb3.config.torch_threads, args.steps),
+                  f"{game} batched": (iterate, cfg.torch_threads, args.steps * args.batched_factor)}
+    for advance, threads, _ in contenders.values():  # warm-up (numba, first rollout) outside the timing
+        torch.set_num_threads(threads)
+        advance()
+    return contenders
+
+
+def trainers(args: argparse.Namespace) -> dict[str, Any]:
+    """Per-CPU-second and per-second rates of the trainers beside Leduc's MaskablePPO, and the batched ratios."""
+    out: dict[str, Any] = {}
+    torch.set_num_threads(1)
+    leduc = build_model([lambda: LeducSingleSeat() for _ in range(args.n_envs)], args)
+    leduc.learn(args.n_steps * args.n_envs)
+    with tempfile.TemporaryDirectory(prefix="rams-bench-") as folder:
+        for game in args.trainers:
+            contenders = {PEER: (sb3_advance(leduc, args.steps), 1, args.steps),
+                          **trainer_contenders(game, args, folder)}
+            rounds: dict[str, list[dict[str, float]]] = {name: [] for name in contenders}
+            for _ in range(args.rounds):
+                for name, (advance, threads, steps) in contenders.items():
+                    torch.set_num_threads(threads)
+                    rounds[name].append(timed(advance, steps))
+            out[game] = ratios(rounds, f"{game} batched")
+    return out
+
+
+def ratios(rounds: dict[str, list[dict[str, float]]], batched: str) -> dict[str, Any]:
+    """Median rates per contender and ``batched / contender`` of each (per CPU-second and per second)."""
+    med = {name: {key: statistics.median(r[key] for r in rs) for key in ("per_cpu_s", "per_s")}
+           for name, rs in rounds.items()}
+    return {name: {**rates, "batched_over_this_cpu": med[batched]["per_cpu_s"] / rates["per_cpu_s"],
+                   "batched_over_this_wall": med[batched]["per_s"] / rates["per_s"], "rounds": rounds[name]}
+            for name, rates in med.items()}
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     torch.set_num_threads(1)
     models = {PEER: build_model([lambda: LeducSingleSeat() for _ in range(args.n_envs)], args)}
@@ -131,7 +230,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", nargs="+", default=list(rams_env.GAMES), choices=list(rams_env.GAMES))
+    parser.add_argument("--games", nargs="*", default=list(rams_env.GAMES), choices=list(rams_env.GAMES),
+                        help="games of the MaskablePPO rows beside Leduc (all; none: only the trainers)")
+    parser.add_argument("--trainers", nargs="*", default=["toepen"], choices=list(rams_env.GAMES),
+                        help="games of the batched-vs-rams-train rows (toepen; none: skip them)")
+    parser.add_argument("--batched-factor", type=int, default=20,
+                        help="the batched trainer's steps per round, in multiples of --steps (20)")
     parser.add_argument("--steps", type=int, default=4096, help="learner steps per contender per round (4096)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are reported (3)")
     parser.add_argument("--n-envs", type=int, default=4)
@@ -141,11 +245,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--net-arch", type=int, nargs="+", default=[128, 128])
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
-    out = run(args)
-    print(f"{'environment':18} {'learner steps/s':>16} {'leduc / this':>13} {'per round':>10}"
-          "   (target: rams within 1.5x of leduc)")
-    for name, r in out["results"].items():
-        print(f"{name:18} {r['steps_per_s']:16.0f} {r['leduc_over_this']:12.2f}x {r['per_round']:9.2f}x")
+    out = run(args) if args.games else {"settings": vars(args), "results": {}}
+    if args.games:
+        print(f"{'environment':18} {'learner steps/s':>16} {'leduc / this':>13} {'per round':>10}"
+              "   (target: rams within 1.5x of leduc)")
+        for name, r in out["results"].items():
+            print(f"{name:18} {r['steps_per_s']:16.0f} {r['leduc_over_this']:12.2f}x {r['per_round']:9.2f}x")
+    out["trainers"] = trainers(args) if args.trainers else {}
+    for rows in out["trainers"].values():
+        print(f"\n{'trainer':22} {'steps/CPU-s':>12} {'steps/s':>9} {'batched/this CPU':>17} {'wall':>7}"
+              "   (target: batched >= 10x per CPU-second)")
+        for name, r in rows.items():
+            print(f"{name:22} {r['per_cpu_s']:12.0f} {r['per_s']:9.0f} {r['batched_over_this_cpu']:16.1f}x "
+                  f"{r['batched_over_this_wall']:6.1f}x")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=2)

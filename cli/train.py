@@ -1,5 +1,7 @@
-"""``rams train``: self-play training of a MaskablePPO agent for any game, from a YAML config.
+"""``rams train``: self-play training of an agent for any game, from a YAML config.
 
+    rams train configs/train/quick.yaml                  # batched self-play, Toepen 4p, beats the heuristic
+    rams train configs/train/toepen_batched.yaml         # a general agent: every table size and preset
     rams train configs/train/toepen.yaml
     rams train configs/train/toepen.yaml --set total_timesteps=20000 --set ppo.learning_rate=1e-4
     rams train configs/train/toepen.yaml --resume        # continue from <out_dir>/last.zip (or start afresh)
@@ -7,7 +9,13 @@
 
     rams train configs/train/toepen.yaml --export agents/pretrained/toepen_4p.zip   # ship the weights
 
-The learner plays one seat; the other seats are drawn per deal from the opponent pool
+The config's ``trainer`` picks the trainer. ``batched`` (training/batched/run.py): PPO self-play on
+the batched engine, every seat of about a thousand deals at once, the learner against itself, its
+frozen snapshots and random play; ``tables: default | all | [...]`` where it trains (``all``: a
+general agent that plays any --players / --preset); section ``batched:`` its settings
+(docs/training.md). ``sb3`` (the default, the reference path): MaskablePPO in one seat.
+
+With ``sb3`` the learner plays one seat; the other seats are drawn per deal from the opponent pool
 (training/pool.py: the current policy, frozen snapshots drawn recent-biased or prioritized,
 scripted agents by spec). Progress bar with steps/s and ETA, TensorBoard logs (``tensorboard
 --logdir <out_dir>/tb``: rewards, losses, entropy, evaluation per baseline with its 95% bounds,
@@ -16,9 +24,10 @@ learner, hyper-parameters), atomic checkpoints every ``checkpoint_every`` steps,
 evaluation against the baselines during and after training; results in
 ``<out_dir>/results.json`` and a plot.
 
-Ctrl-C (or SIGTERM) finishes the rollout under way, saves ``last.zip`` and prints how to resume
-(exit code 130, or 143); ``--resume`` then continues the same random streams, so the resumed run
-computes what an uninterrupted one would (training/stopping.py, training/streams.py). A folder that
+Ctrl-C (or SIGTERM) finishes the rollout (batched: the iteration) under way, saves ``last.zip`` and
+prints how to resume (exit code 130, or 143); with ``sb3`` ``--resume`` then continues the same random
+streams, so the resumed run computes what an uninterrupted one would (training/stopping.py,
+training/streams.py); ``batched`` resumes weights, optimizer, league and generators but deals afresh. A folder that
 holds another run is refused unless ``--resume`` or ``--overwrite`` (training/rundir.py).
 """
 
@@ -40,7 +49,6 @@ from training.config import ConfigError, as_dict, load_config
 from training.outputs import check_outputs
 from training.rundir import LAST, RunDirError, prepare_run_dir
 from training.stopping import Interrupted, StopRequest
-from training.train import Run
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -69,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     out, run = Path(config.out_dir), None
     with StopRequest() as stop:
         try:
-            run = Run(config, quiet=args.quiet)
+            run = make_run(config, quiet=args.quiet)
             write_text(out / "config.yaml", yaml.safe_dump(as_dict(config), sort_keys=False))
             return train_and_report(run, args, args.resume and (out / LAST).exists(), stop)
         except Interrupted as point:
@@ -88,7 +96,19 @@ def main(argv: list[str] | None = None) -> int:
         return stop.exit_code
 
 
-def saved(out: Path, run: Run | None) -> str:
+def make_run(config, quiet: bool):
+    """The run of the config's ``trainer``: SB3 MaskablePPO in one seat (training/train.py) or batched
+    self-play (training/batched/run.py); both answer the calls below."""
+    if config.trainer == "batched":
+        from training.batched.run import BatchedRun
+
+        return BatchedRun(config, quiet=quiet)
+    from training.train import Run
+
+    return Run(config, quiet=quiet)
+
+
+def saved(out: Path, run) -> str:
     """What ``last.zip`` holds after an abrupt stop (its writes are atomic: the last complete one)."""
     if not (out / LAST).exists():
         return "no checkpoint was saved yet"
@@ -96,7 +116,7 @@ def saved(out: Path, run: Run | None) -> str:
     return f"{out / LAST} holds the last checkpoint{step}"
 
 
-def train_and_report(run: Run, args: argparse.Namespace, resume: bool, stop: StopRequest) -> int:
+def train_and_report(run, args: argparse.Namespace, resume: bool, stop: StopRequest) -> int:
     """Resume or warm-start, train, evaluate, save and report (main's work, inside the signal handling)."""
     config = run.config
     if resume:

@@ -50,6 +50,9 @@ class EvalConfig:
     # deal seeds of the Elo-scale round robin among learner, kept snapshots, baselines and random at each
     # evaluation (0: no ratings); Toepen, 5 snapshots, baselines random + heuristic: 6-12 s for 20 (docs/training.md)
     ratings_deals: int = 20
+    # batched trainer, general agents: more tables to evaluate at besides the config's own (training/tables.py:
+    # a list of {num_players, preset, rules}, or "all"); [] evaluates the config's table only
+    tables: Any = field(default_factory=list)
 
 
 @dataclass
@@ -68,6 +71,9 @@ class WarmStartConfig:
 class TrainConfig:
     """One self-play training run."""
 
+    # "sb3": MaskablePPO in one seat of the AEC env (training/train.py, the reference path); "batched": PPO
+    # self-play on the batched engine, every seat a league member (training/batched/, section ``batched``)
+    trainer: str = "sb3"
     game: str = "toepen"
     num_players: int | None = None  # the game's default table when None
     rules: dict[str, Any] = field(default_factory=dict)  # rule options or {"preset": ...}
@@ -90,10 +96,22 @@ class TrainConfig:
     ppo: PPOConfig = field(default_factory=PPOConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     warm_start: WarmStartConfig = field(default_factory=WarmStartConfig)
+    # batched trainer: the tables it trains at (training/tables.py): "default" (num_players and rules above),
+    # "all" (every table size x every preset: a general agent) or a list of {num_players, preset, rules}
+    tables: Any = "default"
+    # batched trainer: the learner's settings (training/batched/learner.py BatchedConfig documents each);
+    # built when the trainer is batched or the config has the section
+    batched: Any = None
+
+    def __post_init__(self) -> None:
+        if self.batched is None and self.trainer == "batched":
+            self.batched = batched_config_class()()
 
     def validate(self) -> None:
         import rams_env
 
+        if self.trainer not in TRAINERS:
+            raise ConfigError(f"trainer={self.trainer!r}: one of {', '.join(TRAINERS)}")
         if self.game not in rams_env.GAMES:
             raise ConfigError(f"game={self.game!r}: one of {', '.join(rams_env.GAMES)}")
         for name in ("total_timesteps", "n_envs", "snapshot_every", "snapshots_kept", "checkpoint_every"):
@@ -106,6 +124,28 @@ class TrainConfig:
         self._validate_pool_evaluation()
         rams_env.make(self.game, self.num_players, **self.rules, **self.env)  # rule errors name the option
         self._validate_agents(rams_env.make_game(self.game, self.num_players, **self.rules))
+        self._validate_batched()
+
+    def _validate_batched(self) -> None:
+        """``tables`` and ``eval.tables`` must name tables the game plays; the learner checks its own section."""
+        from training.tables import TableError, resolve_tables
+
+        if self.trainer == "batched" and self.warm_start.teacher:
+            raise ConfigError("warm_start: the sb3 trainer's imitation warm start; the batched trainer has none "
+                              "(--set warm_start.teacher='')")
+
+        try:
+            resolve_tables(self.tables, self.game, self.num_players, self.rules)
+            if self.eval.tables:
+                resolve_tables(self.eval.tables, self.game, self.num_players, self.rules, where="eval.tables")
+        except TableError as err:
+            raise ConfigError(str(err)) from None
+        check = getattr(self.batched, "validate", None)
+        if check is not None:
+            try:
+                check()
+            except (TypeError, ValueError) as err:
+                raise ConfigError(f"batched: {err}") from None
 
     def _validate_pool_evaluation(self) -> None:
         """The snapshot sampling rule and the ratings' deal count."""
@@ -161,7 +201,23 @@ class TrainConfig:
             raise ConfigError(f"warm_start.teacher: {err}") from None
 
 
-SECTIONS = {"ppo": PPOConfig, "eval": EvalConfig, "warm_start": WarmStartConfig}
+TRAINERS = ("sb3", "batched")
+
+
+def batched_config_class() -> type:
+    """The batched learner's settings (imported when needed: its package loads torch)."""
+    from training.batched.learner import BatchedConfig
+
+    return BatchedConfig
+
+
+def sections(cls) -> dict[str, type]:
+    """The nested sections of a config dataclass: fields whose default is itself a dataclass."""
+    found = {f.name: type(f.default_factory()) for f in dataclasses.fields(cls)
+             if f.default_factory is not dataclasses.MISSING and dataclasses.is_dataclass(f.default_factory())}
+    if cls is TrainConfig:
+        found["batched"] = batched_config_class
+    return found
 
 
 def _build(cls, data: dict[str, Any], where: str):
@@ -170,17 +226,19 @@ def _build(cls, data: dict[str, Any], where: str):
     if unknown:
         raise ConfigError(f"unknown key {', '.join(map(repr, unknown))} in {where}; valid: {', '.join(sorted(names))}")
     values = {key: _coerce(cls, key, value, where) for key, value in data.items()}
-    for key, section in SECTIONS.items():
-        if cls is TrainConfig and key in values:
+    for key, section in sections(cls).items():
+        if key in values and not (key == "batched" and values[key] is None):
             if not isinstance(values[key], dict):
                 raise ConfigError(f"{where}.{key} must be a mapping")
+            section = section() if section is batched_config_class else section
             values[key] = _build(section, values[key], f"{where}.{key}")
     return cls(**values)
 
 
 def _coerce(cls, key: str, value: Any, where: str) -> Any:
     """Numbers given as text (YAML reads ``1e-4`` as a string) become the field's type."""
-    default = next(f.default for f in dataclasses.fields(cls) if f.name == key)
+    default = next(f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
+                   for f in dataclasses.fields(cls) if f.name == key)
     kind = type(default) if isinstance(default, (int, float)) and not isinstance(default, bool) else None
     if kind is None or isinstance(value, (bool, kind)):
         return value

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -59,3 +61,22 @@ class StopRequest:
             raise KeyboardInterrupt
         sys.stderr.write(f"\nrams train: {signal.Signals(signum).name}: finishing this rollout to save last.zip "
                          f"(a few seconds); again to stop at once, keeping the previous checkpoint\n")
+
+
+@contextmanager
+def armed(stop: StopRequest | None) -> Iterator[None]:
+    """While training: a first signal waits for the boundary instead of stopping at once."""
+    if stop is not None:
+        stop.armed = True
+    try:
+        yield
+    finally:
+        if stop is not None:
+            stop.armed = False
+
+
+def save_at_end(stop: StopRequest | None, checkpoint: Callable[[], Path], steps: Callable[[], int]) -> None:
+    """``last.zip`` at the end of training; then :class:`Interrupted` if a signal asked for the stop."""
+    path = checkpoint()
+    if stop is not None and stop.requested:
+        raise Interrupted(steps(), path)

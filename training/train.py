@@ -6,7 +6,6 @@ against the baselines during and after training, ``results.json`` and a plot; re
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -18,22 +17,22 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from tqdm import tqdm
 
 import rams_env
-from agents.checkpoint.atomic import write_text
 from agents.checkpoint.fit import RUN_HINT, check_table, fit_optimizer, fit_weights
 from agents.checkpoint.format import load_checkpoint, save_checkpoint
 from agents.checkpoint_agent import PolicyAgent
 from agents.registry import agent_factory
-from evaluation.duplicate import MatchResult, duplicate_match, format_table
+from evaluation.duplicate import MatchResult, duplicate_match
 from evaluation.ratings import Ratings, fit_ratings
 from evaluation.tournament import Plan, Setting, run_tournament
 from training.config import TrainConfig, as_dict
 from training.imitation import fit, record
 from training.pool import SNAPSHOT_PREFIX, OpponentPool
-from training.run_plot import LEARNER, plot_history
+from training.run_plot import LEARNER
+from training.run_report import log_evaluation, results_table, tag, write_results
 from training.run_state import check_run_meta
 from training.rundir import LAST
 from training.single_seat import SingleSeatEnv
-from training.stopping import Interrupted, StopRequest
+from training.stopping import Interrupted, StopRequest, armed, save_at_end
 from training.streams import capture, restore, snapshots_in_play
 
 RATINGS_ANCHOR = "random"
@@ -226,46 +225,20 @@ class Run:
         remaining = cfg.total_timesteps - self.model.num_timesteps
         if remaining > 0:
             monitor = TrainingMonitor(self, stop)
-            if stop is not None:
-                stop.armed = True
-            try:
-                self.model.learn(remaining, callback=monitor, reset_num_timesteps=False, tb_log_name="ppo")
-            finally:
-                monitor.close()
-                if stop is not None:
-                    stop.armed = False
-        path = self.checkpoint()
-        if stop is not None and stop.requested:
-            raise Interrupted(self.checkpointed, path)
+            with armed(stop):
+                try:
+                    self.model.learn(remaining, callback=monitor, reset_num_timesteps=False, tb_log_name="ppo")
+                finally:
+                    monitor.close()
+        save_at_end(stop, self.checkpoint, lambda: self.checkpointed)
 
     def report(self, results: list[MatchResult], seconds: float) -> str:
         cfg = self.config
         steps = self.model.num_timesteps
         rounded = f" ({cfg.total_timesteps} asked, rounded up to whole rollouts)" if steps == budget(cfg) else ""
         rounded = rounded if steps != cfg.total_timesteps else ""
-        table = format_table(results, f"{cfg.game}: learner after {steps} steps{rounded} vs baselines "
-                                      f"(duplicate deals, every seat; advantage and payoffs in {self.game.score_unit})")
-        summary = {"game": cfg.game, "steps": int(self.model.num_timesteps), "seconds": round(seconds, 1),
-                   "final": [r.as_dict() for r in results], "history": self.history}
-        write_text(self.out / "results.json", json.dumps(summary, indent=2))
-        self._plot()
-        return table
-
-    def _plot(self) -> None:
-        plot_history(self.history, self.config.eval.baselines, self.config.game, self.out / "evaluation.png")
-
-
-def log_evaluation(log, entry: dict[str, Any]) -> None:
-    """A history entry as TensorBoard scalars: ``eval/<baseline>_*``, ``ratings/<agent>``, ``pool/*_winrate``."""
-    for r in entry["results"]:
-        mean, ci95 = r["mean"], r["ci95"]
-        for key, value in (("mean", mean), ("ci95", ci95), ("lower", mean - ci95), ("upper", mean + ci95),
-                           ("payoff", r["payoff"])):
-            log.record(f"eval/{tag(r['baseline'])}_{key}", value)
-    for name, rating in entry.get("ratings", {}).items():
-        log.record(f"ratings/{tag(name)}", rating)
-    for steps, rate in entry.get("snapshot_winrates", {}).items():
-        log.record(f"pool/snapshot_{steps}_winrate", rate)
+        write_results(self.out, cfg.game, steps, seconds, results, self.history, cfg.eval.baselines)
+        return results_table(results, cfg.game, steps, self.game.score_unit, rounded)
 
 
 def budget(cfg: TrainConfig) -> int:
@@ -273,11 +246,6 @@ def budget(cfg: TrainConfig) -> int:
     steps), since PPO collects a whole rollout before each update (60000 -> 61440 with 512 x 4)."""
     rollout = cfg.ppo.n_steps * cfg.n_envs
     return -(-cfg.total_timesteps // rollout) * rollout
-
-
-def tag(spec: str) -> str:
-    """An agent spec as a TensorBoard tag (``heuristic:bluffer,k=1`` -> ``heuristic_bluffer_k_1``)."""
-    return re.sub(r"[^\w.-]+", "_", spec).strip("_")
 
 
 def hparams(cfg: TrainConfig) -> dict[str, Any]:

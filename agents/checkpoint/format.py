@@ -36,6 +36,11 @@ from agents.checkpoint.safe_zip import ZipRefused, check_members, check_stored_a
 FORMAT = "rams-checkpoint"
 VERSION = 1
 META, POLICY, OPTIMIZER = "meta.json", "policy.pt", "optimizer.pt"
+TRAINER = "trainer.pt"
+"""Optional: what a batched run resumes from besides weights and optimizer (its league's frozen weights, counters,
+random generators; training/batched/run.py): tensors, numbers, strings, lists and dicts, read weights-only."""
+TRAINER_NETWORKS = 64
+"""Networks' worth of tensors ``trainer.pt`` may hold (a league of frozen snapshots of the same network)."""
 
 GENERAL = "general"
 """``meta["observation"]`` of a general checkpoint, whose network reads its game's general space and plays every
@@ -88,7 +93,8 @@ def member_caps(meta: dict[str, Any] | None = None) -> dict[str, int]:
     weights = MAX_PARAMETERS if meta is None else parameter_count(
         meta["observation_size"], meta["action_size"], meta["net_arch"])
     return {META: MAX_META_BYTES, POLICY: weights * FLOAT_BYTES + TORCH_OVERHEAD,
-            OPTIMIZER: len(ADAM_MOMENTS) * weights * FLOAT_BYTES + TORCH_OVERHEAD}
+            OPTIMIZER: len(ADAM_MOMENTS) * weights * FLOAT_BYTES + TORCH_OVERHEAD,
+            TRAINER: TRAINER_NETWORKS * weights * FLOAT_BYTES + TORCH_OVERHEAD}
 
 
 def _tensor_bytes(obj: Any) -> bytes:
@@ -98,8 +104,9 @@ def _tensor_bytes(obj: Any) -> bytes:
 
 
 def save_checkpoint(path: str | Path, meta: dict[str, Any], policy_state: dict[str, torch.Tensor],
-                    optimizer_state: dict[str, Any] | None = None) -> Path:
-    """Write a checkpoint atomically (agents/checkpoint/atomic.py: temporary file in the same folder, then rename)."""
+                    optimizer_state: dict[str, Any] | None = None, trainer_state: dict[str, Any] | None = None) -> Path:
+    """Write a checkpoint atomically (agents/checkpoint/atomic.py: temporary file in the same folder, then rename);
+    ``trainer_state`` (tensors and plain data) goes into the optional member ``trainer.pt``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {**meta, "format": FORMAT, "version": VERSION}
@@ -108,6 +115,8 @@ def save_checkpoint(path: str | Path, meta: dict[str, Any], policy_state: dict[s
         zf.writestr(POLICY, _tensor_bytes({k: v.detach().cpu() for k, v in policy_state.items()}))
         if optimizer_state is not None:
             zf.writestr(OPTIMIZER, _tensor_bytes(optimizer_state))
+        if trainer_state is not None:
+            zf.writestr(TRAINER, _tensor_bytes(trainer_state))
     return path
 
 
@@ -127,6 +136,25 @@ def load_checkpoint(path: str | Path, with_optimizer: bool = False) -> tuple[dic
         raise CheckpointError(path, f"{err}; refused") from None
     except OSError as err:
         raise CheckpointError(path, f"cannot read it ({err.strerror or err})") from None
+
+
+def load_trainer_state(path: str | Path) -> dict[str, Any] | None:
+    """The optional ``trainer.pt`` of a checkpoint (None when absent), after the checks of :func:`load_checkpoint`;
+    loaded weights-only, so it holds tensors, numbers, strings, lists and dicts, never an object."""
+    meta, _, _ = load_checkpoint(path)
+    caps = member_caps(meta)
+    try:
+        with open_bounded(Path(path), caps) as zf:
+            if TRAINER not in zf.namelist():
+                return None
+            state = _load_tensors(read_bounded(zf, TRAINER, caps[TRAINER]), TRAINER, caps[TRAINER])
+    except ZipRefused as err:
+        raise CheckpointError(path, f"{err}; refused") from None
+    except OSError as err:
+        raise CheckpointError(path, f"cannot read it ({err.strerror or err})") from None
+    if not isinstance(state, dict):
+        raise CheckpointError(path, f"{TRAINER} must hold a mapping")
+    return state
 
 
 def _read(zf: zipfile.ZipFile, path: Path, with_optimizer: bool) -> tuple[dict, dict, dict | None]:

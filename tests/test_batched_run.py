@@ -1,0 +1,186 @@
+"""The run around the batched learner: config, a tiny run end to end, resume, a stop on SIGINT, the exploit
+probe on the batched engine, a general checkpoint at another table (training/batched/run.py, cli/train.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("numba")
+
+from agents.checkpoint.format import load_checkpoint, load_trainer_state  # noqa: E402
+from cli.train import main as train_main  # noqa: E402
+from training.batched.run import BatchedRun  # noqa: E402
+from training.config import ConfigError, load_config  # noqa: E402
+from training.tables import config_table, resolve_tables  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["trainer=batched", "game=toepen", "num_players=4", "total_timesteps=1200", "snapshot_every=400",
+        "checkpoint_every=600", "eval.every=0", "eval.deals=3", "eval.baselines=[random]", "eval.ratings_deals=0",
+        "batched.envs_per_table=32", "batched.rollout_steps=8", "batched.minibatch_size=256", "batched.epochs=1",
+        "batched.torch_threads=1", "batched.net_arch=[16]", "batched.snapshots_kept=2"]
+
+
+def tiny(out: Path, *more: str):
+    return load_config(None, [*TINY, f"out_dir={out}", *more])
+
+
+# ------------------------------------------------------------------------ config
+def test_batched_section_and_tables_are_validated():
+    config = load_config(None, ["trainer=batched", "batched.learning_rate=1e-4"])
+    assert config.batched.learning_rate == 1e-4 and config.tables == "default"
+    for override, words in (("batched.learnin_rate=1", "unknown key 'learnin_rate' in config.batched"),
+                            ("trainer=jax", "trainer='jax': one of sb3, batched"),
+                            ("tables=[{num_players: 9}]", "tables[0]: num_players=9"),
+                            ("tables=[{players: 3}]", "tables[0]: a mapping with keys among"),
+                            ("eval.tables=some", "eval.tables: 'default', 'all' or a list"),
+                            ("warm_start.teacher=heuristic", "the batched trainer has none")):
+        with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("(", r"\(")):
+            load_config(None, ["trainer=batched", override])
+
+
+def test_sb3_configs_keep_their_trainer_and_load_no_learner():
+    config = load_config(ROOT / "configs/train/toepen.yaml")
+    assert config.trainer == "sb3" and config.batched is None
+
+
+def test_tables_all_is_every_size_of_every_preset():
+    tables = resolve_tables("all", "tippen", None, {})
+    assert {t.num_players for t in tables} == set(range(3, 11)) and len({t.preset for t in tables}) > 5
+    assert resolve_tables("default", "toepen", 5, {"preset": "siwweschroom"}) == [
+        config_table("toepen", 5, {"preset": "siwweschroom"})]
+    listed = resolve_tables([{"num_players": 3}, {"num_players": 3}, {}], "toepen", 4, {})
+    assert [t.num_players for t in listed] == [3, 4]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs/train").glob("*_batched.yaml")) +
+                         [ROOT / "configs/train/quick.yaml"], ids=lambda p: p.stem)
+def test_batched_configs_load(path):
+    config = load_config(path)
+    assert config.trainer == "batched" and config.batched.torch_threads >= 1
+
+
+# ---------------------------------------------------------------------- the run
+def test_tiny_run_writes_checkpoint_results_and_tensorboard(tmp_path):
+    out = tmp_path / "run"
+    assert train_main([str(_yaml(tmp_path, tiny(out))), "--quiet"]) == 0
+    meta, state, optimizer = load_checkpoint(out / "last.zip", with_optimizer=True)
+    assert meta["trainer"] == "batched" and meta["steps"] >= 1200 and optimizer is not None
+    assert meta["config"]["batched"]["envs_per_table"] == 32
+    trainer = load_trainer_state(out / "last.zip")
+    assert trainer["steps"] == meta["steps"] and len(trainer["league"]["kept"]) == 2  # snapshots every 400
+    results = json.loads((out / "results.json").read_text())
+    assert results["final"][0]["baseline"] == "random" and results["trainer"] == "batched"
+    assert any(p.name.startswith("events.out.tfevents") for p in (out / "tb").iterdir())
+    assert (out / "final.zip").exists() and (out / "evaluation.png").exists()
+    assert load_trainer_state(out / "final.zip") is None  # final.zip: weights (and Adam) only
+
+
+def test_resume_continues_steps_league_and_history(tmp_path):
+    out = tmp_path / "run"
+    first = BatchedRun(tiny(out, "total_timesteps=600"), quiet=True)
+    first.train()
+    first.evaluate(deals=2)
+    first.checkpoint()
+    weights = {k: v.clone() for k, v in first.selfplay.policy.state_dict().items()}
+    again = BatchedRun(tiny(out, "total_timesteps=1200"), quiet=True)
+    again.resume()
+    assert again.steps == first.steps and len(again.history) == 1
+    assert again.selfplay.league.kept == first.selfplay.league.kept
+    assert all(torch.equal(v, again.selfplay.policy.state_dict()[k]) for k, v in weights.items())
+    again.train()
+    assert again.steps >= 1200 and load_checkpoint(out / "last.zip")[0]["steps"] == again.steps
+
+
+def test_sigint_stops_at_an_iteration_boundary_and_saves(tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    iterate = BatchedRun.iterate
+
+    def interrupted(self, bar):
+        iterate(self, bar)
+        os.kill(os.getpid(), signal.SIGINT)  # the first signal: finish this iteration, save, exit 130
+
+    monkeypatch.setattr(BatchedRun, "iterate", interrupted)
+    assert train_main([str(_yaml(tmp_path, tiny(out, "total_timesteps=100000"))), "--quiet"]) == 130
+    meta, _, _ = load_checkpoint(out / "last.zip")
+    assert 0 < meta["steps"] < 100000 and not (out / "results.json").exists()
+
+
+def test_resumed_run_refuses_another_network(tmp_path):
+    out = tmp_path / "run"
+    BatchedRun(tiny(out, "total_timesteps=300"), quiet=True).train()
+    other = BatchedRun(tiny(out, "batched.net_arch=[8]"), quiet=True)
+    with pytest.raises(Exception, match="net_arch"):
+        other.resume()
+
+
+# ----------------------------------------------------------------------- exploit
+def test_batched_exploit_of_a_checkpoint_reports_a_gain(tmp_path, capsys):
+    from cli.exploit import main as exploit_main
+
+    out = tmp_path / "target"
+    BatchedRun(tiny(out, "total_timesteps=300"), quiet=True).save("weights.zip", optimizer=False)
+    code = exploit_main([str(out / "weights.zip"), "--steps", "600", "--deals", "3", "--json", "--quiet",
+                         "--set", "batched.envs_per_table=32", "--set", "batched.rollout_steps=8",
+                         "--set", "batched.torch_threads=1", "--set", "batched.minibatch_size=256"])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["trainer"] == "batched" and result["steps"] >= 600 and result["deals"] == 3
+    assert result["lower"] <= result["gain"] <= result["upper"]
+
+
+# ----------------------------------------------------------------------- general
+def test_general_checkpoint_plays_another_table_through_rams_evaluate(tmp_path):
+    pytest.importorskip("rams_env.core.general")
+    from cli.evaluate import main as evaluate_main
+
+    out = tmp_path / "run"
+    run = BatchedRun(tiny(out, "total_timesteps=300", "tables=[{num_players: 3}, {num_players: 4}]"), quiet=True)
+    run.train()
+    assert run.meta()["observation"] == "general"
+    path = run.save(tmp_path / "general.zip", optimizer=False)
+    assert evaluate_main(["--game", "toepen", "--players", "5", "--agents", f"checkpoint:{path}", "random",
+                          "--deals", "2", "--workers", "1", "--bootstrap", "0", "--quiet"]) == 0
+
+
+def _yaml(folder: Path, config) -> Path:
+    import yaml
+
+    from training.config import as_dict
+
+    path = folder / "config.yaml"
+    path.write_text(yaml.safe_dump(as_dict(config)))
+    return path
+
+
+def test_a_native_target_plays_its_greedy_move_in_the_general_space(tmp_path):
+    import numpy as np
+
+    import rams_env
+    from agents.checkpoint.format import save_checkpoint
+    from rams_env.core.general import GeneralSpace
+    from training.batched.network import ActorCritic
+    from training.batched.target import frozen_target
+
+    game = rams_env.make_game("toepen", 4)
+    native = ActorCritic(game.observation.size, game.actions.size, [16])
+    path = save_checkpoint(tmp_path / "native.zip", {"game": "toepen", "observation_size": game.observation.size,
+                                                    "action_size": game.actions.size, "net_arch": [16],
+                                                    "steps": 0}, native.state_dict())
+    space = GeneralSpace("toepen")
+    table = space.table(game)
+    target = frozen_target(path, space, table)
+    rng = np.random.default_rng(0)
+    obs = rng.random((64, game.observation.size)).astype(np.float32)
+    mask = rng.random((64, game.actions.size)) < 0.5
+    mask[:, 0] = True
+    with torch.no_grad():
+        expected = torch.where(torch.from_numpy(mask), native.logits(torch.from_numpy(obs)), -1e9).argmax(1)
+        general = target.logits(torch.from_numpy(table.obs(obs)))
+        chosen = torch.where(torch.from_numpy(table.mask(mask)), general, -1e30).argmax(1)
+    assert np.array_equal(table.native_actions(chosen.numpy()), expected.numpy())

@@ -1,0 +1,201 @@
+"""The run around the batched self-play learner: ``rams train`` with ``trainer: batched`` (cli/train.py).
+
+:class:`BatchedRun` drives ``SelfPlay.iterate()`` (training/batched/learner.py: one rollout of every seat of
+every table, one PPO update) until ``total_timesteps`` learner decisions, with what the SB3 path has
+(training/train.py): a progress bar, TensorBoard under ``out_dir/tb`` (every metric of ``iterate()``, the
+hyper-parameters, the evaluations), league snapshots every ``snapshot_every`` steps, ``last.zip`` every
+``checkpoint_every`` steps, duplicate-deal evaluations against ``eval.baselines`` every ``eval.every`` steps
+(the current weights played as a checkpoint agent through the AEC env, at the config's table and at
+``eval.tables``), a stop on Ctrl-C / SIGTERM at an iteration boundary (training/stopping.py), ``--resume``,
+``results.json`` and ``evaluation.png`` (training/run_report.py).
+
+Checkpoints are weights only (agents/checkpoint/format.py): the network and Adam's state as tensors, the
+league, counters and random generators of ``SelfPlay.state()`` as tensors and plain data in ``trainer.pt``,
+the config and the evaluation history as JSON. A general run (``tables`` not ``default``) marks its
+checkpoints ``"observation": "general"``: they play any table size and preset of the game.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from agents.checkpoint.fit import fit_optimizer, fit_weights
+from agents.checkpoint.format import CheckpointError, load_checkpoint, load_trainer_state, save_checkpoint
+from evaluation.duplicate import MatchResult
+from training.batched.run_eval import evaluate_weights
+from training.batched.run_log import ScalarLog, open_writer
+from training.batched.tables import TableSpec
+from training.config import TrainConfig, as_dict
+from training.run_report import results_table, write_results
+from training.run_state import check_run_meta
+from training.rundir import LAST
+from training.stopping import StopRequest, armed, save_at_end
+from training.tables import config_table, distinct, resolve_tables
+
+
+def crossed(before: int, after: int, every: int) -> bool:
+    """Whether the steps went past a multiple of ``every`` (0: never) from ``before`` to ``after``."""
+    return every > 0 and after // every > before // every
+
+
+class BatchedRun:
+    """One batched training run: the learner, its checkpoints, evaluations and logs (the interface of
+    training/train.py's ``Run`` that cli/train.py calls)."""
+
+    def __init__(self, config: TrainConfig, quiet: bool = False) -> None:
+        from training.batched.learner import SelfPlay
+
+        self.config, self.quiet = config, quiet
+        self.out = Path(config.out_dir)
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.tables = resolve_tables(config.tables, config.game, config.num_players, config.rules)
+        self.home = config_table(config.game, config.num_players, config.rules)
+        self.selfplay = SelfPlay(config.game, self.tables, config.batched, config.seed)
+        self.general = self.sizes() != native_sizes(config.game, self.home)
+        self.history: list[dict[str, Any]] = []
+        self.checkpointed = 0  # steps of the last checkpoint written or resumed from
+        self.warm_metrics = None  # the SB3 path's warm start; the batched trainer has none
+        self.log = ScalarLog(None, lambda: self.selfplay.steps)
+
+    @property
+    def steps(self) -> int:
+        return int(self.selfplay.steps)
+
+    def sizes(self) -> tuple[int, int]:
+        """(observation size, action count) of the learner's network, read from its weights."""
+        state = self.selfplay.policy.state_dict()
+        return int(state["mlp_extractor.policy_net.0.weight"].shape[1]), int(state["action_net.weight"].shape[0])
+
+    def meta(self) -> dict[str, Any]:
+        cfg, (obs_size, actions) = self.config, self.sizes()
+        meta = {"game": cfg.game, "num_players": self.home.num_players, "rules": self.home_rules(),
+                "observation_size": obs_size, "action_size": actions, "net_arch": list(cfg.batched.net_arch),
+                "steps": self.steps, "seed": cfg.seed, "trainer": "batched",
+                "tables": [t.label() for t in self.tables],
+                "evaluation": self.history[-1] if self.history else None, "history": self.history,
+                "config": as_dict(cfg)}
+        if self.general:
+            from agents.checkpoint.general import general_meta
+
+            meta.update(general_meta(cfg.game))
+        else:
+            meta["observation_version"] = self.home.make_game(cfg.game).observation.version
+        return meta
+
+    def home_rules(self) -> dict[str, Any]:
+        """The rules in effect at the config's table, as the SB3 path's checkpoints record them."""
+        return self.home.make_game(self.config.game).rules.as_dict()
+
+    def save(self, name: str | Path, optimizer: bool = True, trainer: bool = False) -> Path:
+        """A checkpoint in the run folder (``name``) or anywhere (a path): weights, and the optimizer and the
+        learner's state (league, counters, generators) when asked."""
+        target = Path(name) if Path(name).parent != Path(".") else self.out / name
+        return save_checkpoint(target, self.meta(), self.selfplay.policy.state_dict(),
+                               self.selfplay.optimizer.state_dict() if optimizer else None,
+                               self.selfplay.state() if trainer else None)
+
+    def checkpoint(self) -> Path:
+        """``last.zip``: all a resume needs (weights, Adam, league, counters, generators, history)."""
+        path = self.save(LAST, optimizer=True, trainer=True)
+        self.checkpointed = self.steps
+        return path
+
+    def resume(self) -> None:
+        """Continue from ``last.zip``: each part checked before it is used (a refusal is a CheckpointError)."""
+        path = self.out / LAST
+        meta, state, optimizer = load_checkpoint(path, with_optimizer=True)
+        check_run_meta(meta, path)
+        expected = self.meta()
+        for key in ("game", "observation", "observation_size", "action_size", "net_arch", "trainer"):
+            if meta.get(key) != expected.get(key):
+                raise CheckpointError(path, f"{key} is {meta.get(key)!r}, this run has {expected.get(key)!r}")
+        trainer = load_trainer_state(path)
+        if trainer is None or optimizer is None:
+            raise CheckpointError(path, "not a batched run's last.zip (no optimizer or trainer state)")
+        fit_weights(self.selfplay.policy, state, path)
+        fit_optimizer(self.selfplay.optimizer, optimizer, path)
+        try:
+            self.selfplay.load_state(trainer)
+        except (KeyError, TypeError, ValueError, RuntimeError) as err:
+            raise CheckpointError(path, f"trainer state does not fit this run ({type(err).__name__}: {err})") from None
+        self.history = list(meta.get("history", []))
+        self.checkpointed = self.steps
+
+    def warm_start(self) -> None:
+        """The SB3 path's imitation warm start; the config refuses a teacher for the batched trainer."""
+        return None
+
+    def train(self, stop: StopRequest | None = None) -> None:
+        """Iterate up to ``total_timesteps``, then ``last.zip``; raises Interrupted after saving if ``stop`` asks."""
+        cfg = self.config
+        self.log.writer = self.log.writer or open_writer(self.out / "tb", cfg)
+        bar = tqdm(total=cfg.total_timesteps, initial=min(self.steps, cfg.total_timesteps), unit="step",
+                   desc=f"training {cfg.game}", disable=self.quiet, dynamic_ncols=True)
+        with armed(stop):
+            try:
+                while self.steps < cfg.total_timesteps and not (stop is not None and stop.requested):
+                    self.iterate(bar)
+            finally:
+                bar.close()
+        save_at_end(stop, self.checkpoint, lambda: self.checkpointed)
+
+    def iterate(self, bar: tqdm) -> None:
+        """One rollout and update, its metrics logged; then the snapshots, evaluations and checkpoints due."""
+        cfg, before = self.config, self.steps
+        metrics = self.selfplay.iterate()
+        for key, value in metrics.items():
+            self.log.record(f"train/{key}", value)
+        bar.update(min(self.steps, bar.total) - bar.n)
+        bar.set_postfix_str(self.postfix(metrics), refresh=False)
+        if crossed(before, self.steps, cfg.snapshot_every):
+            self.selfplay.snapshot()
+        if crossed(before, self.steps, cfg.eval.every):
+            self.evaluate()
+        if crossed(before, self.steps, cfg.checkpoint_every):
+            self.checkpoint()
+        self.log.flush()
+
+    def postfix(self, metrics: dict[str, float]) -> str:
+        """The bar's tail: steps/s of the last iteration and the last evaluation."""
+        parts = [f"{metrics['steps_per_s']:.0f} steps/s"] if "steps_per_s" in metrics else []
+        if self.history:
+            parts += [f"{r['baseline']} {r['mean']:+.2f}±{r['ci95']:.2f}" for r in self.history[-1]["results"]]
+        return ", ".join(parts)
+
+    def evaluate(self, deals: int | None = None, progress: bool = False) -> list[MatchResult]:
+        """Duplicate deals of the current weights against each baseline at the config's table (and at
+        ``eval.tables``), appended to the history and logged."""
+        cfg = self.config
+        extra = resolve_tables(cfg.eval.tables, cfg.game, cfg.num_players, cfg.rules, "eval.tables") \
+            if cfg.eval.tables else []
+        with tempfile.TemporaryDirectory(prefix="rams-eval-") as tmp:
+            weights = self.save(Path(tmp) / "weights.zip", optimizer=False)
+            tables = distinct([self.home, *extra])
+            played = evaluate_weights(weights, cfg, tables, deals or cfg.eval.deals, progress)
+        results = played[self.home.label()]
+        entry: dict[str, Any] = {"steps": self.steps, "results": [r.as_dict() for r in results]}
+        if extra:
+            entry["tables"] = {label: [r.as_dict() for r in rs] for label, rs in played.items()}
+        self.history.append(entry)
+        self.log.evaluation(entry)
+        return results
+
+    def report(self, results: list[MatchResult], seconds: float) -> str:
+        cfg = self.config
+        write_results(self.out, cfg.game, self.steps, seconds, results, self.history, cfg.eval.baselines,
+                      trainer="batched", tables=[t.label() for t in self.tables])
+        self.log.close()
+        unit = self.home.make_game(cfg.game).score_unit
+        return results_table(results, cfg.game, self.steps, unit, f" ({self.home.label()})")
+
+
+def native_sizes(game: str, table: TableSpec) -> tuple[int, int]:
+    """(observation size, action count) of a table's own spaces: a network of other sizes reads the general
+    space (rams_env/core/general.py)."""
+    reference = table.make_game(game)
+    return reference.observation.size, reference.actions.size
+

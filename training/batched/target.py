@@ -1,0 +1,59 @@
+"""A frozen network as a league member of the batched learner: the target of ``rams exploit --trainer batched``.
+
+The league's frozen members take the learner's observations (its space: the game's general space, or the
+table's own) and return action logits that the league samples from. A checkpoint trained in the same space
+plays as it is; one trained at a single table in that table's own space (the SB3 agents) reads the native
+part of each general observation (``Table.obs_index``) and its logits are placed at the general ids of its
+actions (``Table.action_of_native``). Either way the logits are sharpened (times :data:`GREEDY_SCALE`), so
+the sampled action is the greedy one: the target plays as ``CheckpointAgent`` plays it in the evaluation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from agents.checkpoint.fit import fit_weights
+from agents.checkpoint.format import CheckpointError, load_checkpoint
+from training.batched.network import ActorCritic
+
+GREEDY_SCALE = 1e4
+"""Logits times this: the softmax over the legal actions puts all but nothing on the largest logit."""
+
+
+class FrozenTarget(nn.Module):
+    """``logits(obs)`` of a checkpoint's network in the learner's space, sharpened to its greedy action."""
+
+    def __init__(self, net: ActorCritic, obs_index: torch.Tensor | None, action_index: torch.Tensor | None,
+                 num_actions: int) -> None:
+        super().__init__()
+        self.net, self.num_actions = net, int(num_actions)
+        self.obs_index, self.action_index = obs_index, action_index
+
+    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        if self.obs_index is None:
+            return self.net.logits(obs) * GREEDY_SCALE
+        native = self.net.logits(obs[:, self.obs_index]) * GREEDY_SCALE
+        out = torch.zeros((len(obs), self.num_actions), dtype=native.dtype)
+        out[:, self.action_index] = native
+        return out
+
+
+def frozen_target(path: str | Path, space, table) -> FrozenTarget:
+    """The checkpoint at ``path`` as a frozen league member for ``table`` of the learner's ``space``
+    (training/batched/sources.py: ``source.space``, ``source.tables[0]``); CheckpointError if it fits neither
+    the space nor the table's own sizes."""
+    meta, state, _ = load_checkpoint(path)
+    net = ActorCritic(meta["observation_size"], meta["action_size"], meta["net_arch"])
+    fit_weights(net, state, path)
+    net.eval().requires_grad_(False)
+    sizes = (meta["observation_size"], meta["action_size"])
+    if sizes == (space.obs_size, space.num_actions):
+        return FrozenTarget(net, None, None, space.num_actions)
+    obs_index, action_of_native = getattr(table, "obs_index", None), getattr(table, "action_of_native", None)
+    if obs_index is None or sizes != (len(obs_index), len(action_of_native)):
+        raise CheckpointError(path, f"a network of {sizes[0]} inputs and {sizes[1]} actions fits neither this "
+                                    f"table nor the learner's space ({space.obs_size}, {space.num_actions})")
+    return FrozenTarget(net, torch.as_tensor(obs_index), torch.as_tensor(action_of_native), space.num_actions)
