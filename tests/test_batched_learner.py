@@ -11,7 +11,7 @@ from training.batched.tables import TableSpec, all_tables
 
 pytest.importorskip("numba")
 
-TINY = dict(envs_per_table=32, rollout_steps=40, minibatch_size=64, epochs=2, net_arch=[16], torch_threads=1)
+TINY = dict(envs_per_table=32, rollout_steps=40, minibatch_size=64, epochs=2, net_arch=[16])
 
 
 def test_same_seed_same_config_gives_the_same_weights():
@@ -57,7 +57,7 @@ def test_it_learns_to_beat_random_play():
     """One learner seat among random players on Toepen 4p: its edge over them must grow clearly within a
     few thousand decisions (a broken gradient, sign or reward bookkeeping leaves it near 0)."""
     config = BatchedConfig(envs_per_table=256, rollout_steps=16, minibatch_size=512, epochs=4, net_arch=[64],
-                           league={"self": 0.0, "random": 1.0}, torch_threads=1, learning_rate=1e-3)
+                           league={"self": 0.0, "random": 1.0}, learning_rate=1e-3)
     learner = SelfPlay("toepen", [TableSpec(4)], config, seed=0)
     edges = [learner.iterate()["reward_edge"] for _ in range(10)]
     assert np.mean(edges[-3:]) > np.mean(edges[:2]) + 0.25, edges

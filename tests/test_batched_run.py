@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TINY = ["trainer=batched", "game=toepen", "num_players=4", "total_timesteps=1200", "snapshot_every=400",
         "checkpoint_every=600", "eval.every=0", "eval.deals=3", "eval.baselines=[random]", "eval.ratings_deals=0",
         "batched.envs_per_table=32", "batched.rollout_steps=8", "batched.minibatch_size=256", "batched.epochs=1",
-        "batched.torch_threads=1", "batched.net_arch=[16]", "batched.snapshots_kept=2"]
+        "torch_threads=1", "batched.net_arch=[16]", "batched.snapshots_kept=2"]
 
 
 def tiny(out: Path, *more: str):
@@ -62,7 +62,7 @@ def test_tables_all_is_every_size_of_every_preset():
                          [ROOT / "configs/train/quick.yaml"], ids=lambda p: p.stem)
 def test_batched_configs_load(path):
     config = load_config(path)
-    assert config.trainer == "batched" and config.batched.torch_threads >= 1
+    assert config.trainer == "batched" and config.torch_threads >= 1
 
 
 # ---------------------------------------------------------------------- the run
@@ -127,7 +127,7 @@ def test_batched_exploit_of_a_checkpoint_reports_a_gain(tmp_path, capsys):
     BatchedRun(tiny(out, "total_timesteps=300"), quiet=True).save("weights.zip", optimizer=False)
     code = exploit_main([str(out / "weights.zip"), "--steps", "600", "--deals", "3", "--json", "--quiet",
                          "--set", "batched.envs_per_table=32", "--set", "batched.rollout_steps=8",
-                         "--set", "batched.torch_threads=1", "--set", "batched.minibatch_size=256"])
+                         "--set", "torch_threads=1", "--set", "batched.minibatch_size=256"])
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     assert result["trainer"] == "batched" and result["steps"] >= 600 and result["deals"] == 3

@@ -46,7 +46,6 @@ class BatchedConfig:
     vf_coef: float = 0.5  # value loss weight
     target_kl: float | None = None  # stop an update's epochs early above this approx_kl (None: never)
     net_arch: list[int] = field(default_factory=lambda: [128, 128])  # hidden layers of the policy and value towers
-    torch_threads: int = 1  # torch's intra-op threads (measured: docs/training.md, the batched learner)
     league: dict[str, float] = field(default_factory=lambda: {"self": 0.6, "snapshots": 0.3, "random": 0.1})
     snapshots_kept: int = 10  # frozen snapshots drawn from (older ones retire after their deals end)
     snapshot_sampling: str = "recent"  # "recent" (1 / (age + 1)) or "prioritized" (win rate + floor): league.py
@@ -61,7 +60,6 @@ class SelfPlay:
 
     def __init__(self, game: str, tables: list[TableSpec], config: BatchedConfig, seed: int) -> None:
         self.game, self.tables, self.config, self.seed = game, list(tables), config, int(seed)
-        torch.set_num_threads(config.torch_threads)
         torch.manual_seed(self.seed)  # the network's initial weights
         self.source = VectorTables(game, self.tables, config.envs_per_table, config.scripted,
                                    config.scripted_envs_per_table)

@@ -12,6 +12,7 @@ import json
 import os
 
 import numpy as np
+import torch
 
 from training.batched.learner import BatchedConfig, SelfPlay, TableSpec
 
@@ -26,7 +27,8 @@ def main() -> None:
     parser.add_argument("--net-arch", default="[128, 128]", help="hidden layers, JSON list")
     parser.add_argument("--iterations", type=int, default=4)
     args = parser.parse_args()
-    config = BatchedConfig(envs_per_table=args.envs, torch_threads=args.threads, epochs=args.epochs,
+    torch.set_num_threads(args.threads)
+    config = BatchedConfig(envs_per_table=args.envs, epochs=args.epochs,
                            net_arch=json.loads(args.net_arch))
     learner = SelfPlay(args.game, [TableSpec(args.players)], config, seed=0)
     learner.iterate()
