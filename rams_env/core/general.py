@@ -37,18 +37,24 @@ from rams_env.core.rules import RulesError
 from rams_env.registry import game_class, make_game
 
 
-def reference_tables(game_name: str) -> list[Game]:
-    """A reference game for every preset (default first) and table size its rules allow."""
+def preset_tables(game_name: str) -> list[tuple[str, Game]]:
+    """``(preset, reference game)`` for every preset (default first) and table size its rules allow, sizes
+    ascending: the one list of a game's tables (the batched trainer's ``tables: all`` reads it too)."""
     cls = game_class(game_name)
     tables = []
     for preset in cls.rules_type.preset_names():
         lo, hi = make_game(game_name, preset=preset).player_range()
         for n in range(lo, hi + 1):
             try:
-                tables.append(make_game(game_name, n, preset=preset))
+                tables.append((preset, make_game(game_name, n, preset=preset)))
             except RulesError:  # a size the preset's other rules refuse
                 continue
     return tables
+
+
+def reference_tables(game_name: str) -> list[Game]:
+    """A reference game for every preset (default first) and table size its rules allow."""
+    return [game for _, game in preset_tables(game_name)]
 
 
 @dataclass(frozen=True)

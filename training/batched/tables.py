@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rams_env.core.rules import RulesError
+from rams_env.core.general import preset_tables
 from rams_env.registry import game_class, make_game
 
 
@@ -30,15 +30,6 @@ class TableSpec:
 def all_tables(game: str) -> list[TableSpec]:
     """Every table size of every preset the game's rules allow (combinations the reference refuses are skipped,
     e.g. Fipsen's Thedinghausen at 4 players); presets in the rules' order, sizes ascending."""
-    rules_type = game_class(game).rules_type
-    tables = []
-    for preset in rules_type.preset_names():
-        low, high = make_game(game, None, preset=preset).player_range()
-        for players in range(low, high + 1):
-            spec = TableSpec(players, None if preset == rules_type.DEFAULT_PRESET else preset)
-            try:
-                spec.make_game(game)
-            except RulesError:
-                continue
-            tables.append(spec)
-    return tables
+    default = game_class(game).rules_type.DEFAULT_PRESET
+    return [TableSpec(table.num_players, None if preset == default else preset)
+            for preset, table in preset_tables(game)]
