@@ -7,6 +7,7 @@
     rams play      play a session in the terminal against agents (cli/play.py)
     rams exploit   train a best response against a frozen agent: its exploitability (cli/exploit.py)
     rams bluff     measure knocking, folding and dirty-hand bluffs in Toepen (cli/bluff.py)
+    rams strength  does an agent beat every scripted player at every table, both ways round (cli/strength.py)
 
 Each subcommand has its own ``--help``. Nothing here imports torch: a subcommand imports it only
 when it builds a network, so ``--help`` and bad input answer at once (torch, Stable-Baselines3 and
@@ -32,6 +33,7 @@ COMMANDS = {  # name: (module with main(argv), module that checks argv cheaply f
     "play": ("cli.play", None, "play a session in the terminal against scripted or trained agents"),
     "exploit": ("cli.exploit", None, "train a best response against a frozen agent and report its gain"),
     "bluff": ("cli.bluff", None, "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
+    "strength": ("cli.strength", None, "does an agent beat every scripted player at every table, both ways round"),
 }
 
 

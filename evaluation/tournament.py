@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +106,21 @@ def play_deal(game, agents: list[Agent], seed: int, random_carry: bool = False) 
     return list(state.scores), decisions
 
 
+def game_seeds(num_players: int, *keys: int) -> list[int]:
+    """One seed per seat for the game named by ``keys`` (tournament seed, deal, pair, seating...)."""
+    return [int(x) for x in np.random.SeedSequence(list(keys)).generate_state(num_players)]
+
+
+def seat_agents(factories: Sequence[AgentFactory], seeds: Sequence[int]) -> list[Agent]:
+    """A fresh agent per seat, seeded by its factory (nothing carries over from another game) and reset
+    with its seed (a factory may hand out one shared object, e.g. a checkpoint's network)."""
+    table = [factory(seed) for factory, seed in zip(factories, seeds, strict=True)]
+    for agent, seed in zip(table, seeds, strict=True):
+        if type(agent) is not RandomAgent:  # seeded by its constructor
+            agent.reset(seed)
+    return table
+
+
 def win_shares(scores: list[int]) -> list[float]:
     """A session's win split among the seats with the best score."""
     best = max(scores)
@@ -157,12 +172,8 @@ class TournamentRunner:
         games_of = np.zeros(len(plan.agents))
         for p, (i, j) in enumerate(self.pairs):
             for s, pattern in enumerate(self.seatings):
-                seeds = [int(x) for x in np.random.SeedSequence([plan.seed, d, p, s]).generate_state(n)]
-                # a fresh agent per game, seeded by its factory: nothing carries over from another game
-                table = [self.factories[i if mine else j](seeds[seat]) for seat, mine in enumerate(pattern)]
-                for agent, seed in zip(table, seeds, strict=True):
-                    if type(agent) is not RandomAgent:  # seeded by its constructor; others may be shared (checkpoints)
-                        agent.reset(seed)
+                seeds = game_seeds(n, plan.seed, d, p, s)
+                table = seat_agents([self.factories[i if mine else j] for mine in pattern], seeds)
                 scores, decisions = play_deal(self.game, table, env_seed, plan.setting.random_carry)
                 shares = win_shares(scores)
                 mean_i, mean_j = _seat_mean(scores, pattern, True), _seat_mean(scores, pattern, False)

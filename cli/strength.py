@@ -1,0 +1,89 @@
+"""``rams strength``: does an agent beat every scripted player at every table, both ways round?
+
+For every table (preset x size the rules allow, or those given) and every scripted opponent (random and
+each style and personality of the game's heuristic player, or those given), duplicate deals measure the
+agent two ways by substitution, same cards (evaluation/strength.py):
+
+  agent_alone     the agent in one seat among scripted players, minus the scripted player in that seat
+  scripted_alone  an agent's seat at a table of agents, minus one scripted player put in that seat
+
+A cell passes when its 95% interval lies above zero. Prints one table per way; exit code 1 with --check
+when a cell fails (a gate for shipped agents).
+
+    rams strength --game toepen --agent pretrained --deals 200
+    rams strength --game tippen --agent checkpoint:runs/tippen/final.zip --tables modern:4 loup:5 --check
+    rams strength --game toepen --agent pretrained --opponents heuristic:bluffer --tables standard:4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+import rams_env
+from cli.usage import Parser, UsageError, at_least, command
+from evaluation.strength import HELD_OUT_SEED, StrengthPlan, every_table, markdown, run_strength, scripted_opponents
+from training.outputs import check_outputs
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser("rams strength", __doc__)
+    parser.add_argument("--game", default="toepen", choices=sorted(rams_env.GAMES), help="game (default toepen)")
+    parser.add_argument("--agent", default="pretrained", metavar="SPEC", help="the agent measured (default pretrained)")
+    parser.add_argument("--opponents", nargs="+", metavar="SPEC",
+                        help="scripted opponents (default: random and every heuristic style of the game)")
+    parser.add_argument("--tables", nargs="+", metavar="PRESET:N",
+                        help="tables as preset:players (default: every preset and size the rules allow)")
+    parser.add_argument("--deals", type=int, default=200, help="deal seeds per table (default 200)")
+    parser.add_argument("--seed", type=int, default=HELD_OUT_SEED,
+                        help=f"tournament seed of the deal seeds (default {HELD_OUT_SEED}, held out from training)")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                        help="worker processes (default: up to 2); results do not depend on it")
+    parser.add_argument("--json", metavar="PATH", help="write every cell as JSON")
+    parser.add_argument("--markdown", metavar="PATH", help="write the tables as markdown")
+    parser.add_argument("--check", action="store_true", help="exit with code 1 unless every cell is above zero")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def parse_tables(game: str, given: list[str] | None) -> tuple[tuple[str, int], ...]:
+    """``preset:players`` strings (checked against the game's presets and sizes), or every table."""
+    if not given:
+        return tuple(every_table(game))
+    tables = []
+    for text in given:
+        preset, _, players = text.partition(":")
+        if not players.isdigit():
+            raise UsageError(f"--tables: {text!r} is not preset:players (e.g. {every_table(game)[0][0]}:4)")
+        rams_env.make_game(game, int(players), preset=preset)  # RulesError names a bad preset or size
+        tables.append((preset, int(players)))
+    return tuple(tables)
+
+
+def plan_from(args: argparse.Namespace) -> StrengthPlan:
+    at_least(args.deals, 2, "--deals")
+    at_least(args.workers, 1, "--workers")
+    opponents = tuple(args.opponents or scripted_opponents(args.game))
+    return StrengthPlan(args.game, args.agent, opponents, parse_tables(args.game, args.tables), args.deals, args.seed)
+
+
+@command("rams strength")
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    plan = plan_from(args)
+    check_outputs(files=[args.json, args.markdown], folders=[])
+    report = run_strength(plan, workers=args.workers, progress=not args.quiet)
+    text = markdown(report)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.as_dict(), indent=2) + "\n")
+    if args.markdown:
+        Path(args.markdown).write_text(text)
+    return 1 if args.check and not report.passed() else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""Is an agent stronger than every scripted player, at every table, both ways round?
+
+The question of issue 18's strength gate, answered by *substitution* on duplicate deals. For a deal
+seed, a table (preset and size) and a scripted opponent O, the agent A is measured two ways:
+
+- ``agent_alone`` (one agent among scripted players): A takes seat k of a table of O's; its payoff
+  minus what O earned in seat k of the all-O table, same cards. Above zero: A does better in that seat
+  than the scripted player it replaced.
+- ``scripted_alone`` (one scripted player among agents): O takes seat k of a table of A's; what A
+  earned in seat k of the all-A table minus O's payoff there. Above zero: the scripted player cannot
+  profit from a table of agents (the way a self-play agent that is no best response to itself fails).
+
+Each is averaged over the seats k, so a deal seed gives one sample per way; samples of different deal
+seeds are independent and their mean gets Student's t 95% interval (evaluation/duplicate.py). A deal
+costs 1 + |opponents| x (2n + 1) games (the all-A table is shared by the opponents). A cell passes when
+its interval lies above zero; the agent passes when every cell does.
+
+Deal seeds come from ``deal_seed(seed, d)`` (evaluation/tournament.py); pick a ``seed`` no training run
+used (the default is held out). Chunks of deal seeds run on worker processes (evaluation/workers.py);
+one worker or two give the same numbers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+import rams_env
+from agents.registry import agent_factory, heuristic_class
+from evaluation.duplicate import MeanEstimate, estimate
+from evaluation.tournament import deal_seed, game_seeds, play_deal, seat_agents
+from evaluation.workers import run_tasks
+from rams_env.core.general import preset_tables
+
+WAYS = ("agent_alone", "scripted_alone")
+"""The two ways round: one agent among scripted players; one scripted player among agents."""
+
+HELD_OUT_SEED = 20_261_123
+"""The default tournament seed: deal seeds no trainer in this repository draws."""
+
+
+def scripted_opponents(game: str) -> list[str]:
+    """Every scripted style of ``game``: random, then the heuristic player's styles and personalities."""
+    styles = heuristic_class(game).STYLES
+    return ["random"] + ["heuristic" if style == "default" else f"heuristic:{style}" for style in styles]
+
+
+def every_table(game: str) -> list[tuple[str, int]]:
+    """``(preset, table size)`` for every preset and size the game's rules allow (default preset first)."""
+    return [(preset, g.num_players) for preset, g in preset_tables(game)]
+
+
+@dataclass(frozen=True)
+class StrengthPlan:
+    """Everything the gate's numbers depend on (picklable: workers rebuild the same tables and agents)."""
+
+    game: str
+    agent: str  # agent spec (agents/registry.py), e.g. "pretrained" or "checkpoint:runs/x/final.zip"
+    opponents: tuple[str, ...]
+    tables: tuple[tuple[str, int], ...]  # (preset, num_players)
+    deals: int
+    seed: int = HELD_OUT_SEED
+
+    def __post_init__(self) -> None:
+        if self.deals < 2:
+            raise ValueError(f"deals={self.deals}: at least 2 deal seeds are needed for an interval")
+        if not self.opponents or not self.tables:
+            raise ValueError("the gate needs at least one opponent and one table")
+
+
+class TableRunner:
+    """One table's game and factories, built once per process."""
+
+    def __init__(self, plan: StrengthPlan, table: int) -> None:
+        preset, n = plan.tables[table]
+        self.plan, self.table = plan, table
+        self.game = rams_env.make_game(plan.game, n, preset=preset)
+        self.agent = agent_factory(plan.agent, self.game)
+        self.opponents = [agent_factory(spec, self.game) for spec in plan.opponents]
+
+    def samples(self, start: int, stop: int) -> np.ndarray:
+        """(deals, opponents, ways) substitution samples of deal seeds ``start..stop-1``."""
+        return np.stack([self._deal(d) for d in range(start, stop)])
+
+    def _deal(self, d: int) -> np.ndarray:
+        """Deal ``d``'s samples. Every game of the deal seeds seat k's agent alike (common random numbers): an
+        agent measured against itself gives exactly zero."""
+        n, env_seed = self.game.num_players, deal_seed(self.plan.seed, d)
+        seeds = game_seeds(n, self.plan.seed, d, self.table)
+
+        def scores(factories: list[Callable]) -> list[int]:
+            return play_deal(self.game, seat_agents(factories, seeds), env_seed)[0]
+
+        all_agents = scores([self.agent] * n)
+        out = np.zeros((len(self.opponents), len(WAYS)))
+        for o, opponent in enumerate(self.opponents):
+            all_scripted = scores([opponent] * n)
+            for k in range(n):
+                out[o, 0] += (scores(_substituted(opponent, self.agent, n, k))[k] - all_scripted[k]) / n
+                out[o, 1] += (all_agents[k] - scores(_substituted(self.agent, opponent, n, k))[k]) / n
+        return out
+
+
+def _substituted(everyone: Callable, one: Callable, n: int, seat: int) -> list[Callable]:
+    return [one if k == seat else everyone for k in range(n)]
+
+
+_RUNNERS: dict[int, TableRunner] = {}
+_PLAN: StrengthPlan | None = None
+
+
+def _init_worker(plan: StrengthPlan) -> None:
+    global _PLAN
+    _PLAN = plan
+    _RUNNERS.clear()
+
+
+def _play_chunk(task: tuple[int, int, int]) -> np.ndarray:
+    """(table, start, stop) -> that table's samples (the table's runner is built on first use)."""
+    assert _PLAN is not None, "worker not initialised"
+    table, start, stop = task
+    if table not in _RUNNERS:
+        _RUNNERS[table] = TableRunner(_PLAN, table)
+    return _RUNNERS[table].samples(start, stop)
+
+
+@dataclass
+class StrengthReport:
+    """Per table, opponent and way: the mean advantage per deal with its 95% interval."""
+
+    plan: StrengthPlan
+    cells: dict[tuple[int, int, int], MeanEstimate]  # (table, opponent, way) -> estimate
+    unit: str
+    seconds: float
+
+    def passed(self) -> bool:
+        return all(cell.low > 0 for cell in self.cells.values())
+
+    def failures(self) -> list[tuple[int, int, int]]:
+        return [key for key, cell in self.cells.items() if cell.low <= 0]
+
+    def as_dict(self) -> dict[str, Any]:
+        plan = self.plan
+        rows = [{"preset": plan.tables[t][0], "num_players": plan.tables[t][1], "opponent": plan.opponents[o],
+                 "way": WAYS[w], **cell.as_dict()} for (t, o, w), cell in self.cells.items()]
+        return {"game": plan.game, "agent": plan.agent, "deals": plan.deals, "seed": plan.seed, "unit": self.unit,
+                "passed": self.passed(), "cells": rows, "seconds": self.seconds}
+
+
+def run_strength(plan: StrengthPlan, workers: int = 1, progress: bool = True, chunk: int = 16) -> StrengthReport:
+    """Play the gate; agent specs and tables are checked in this process before any work starts."""
+    first = TableRunner(plan, 0)  # raises AgentSpecError / RulesError now, not in a worker
+    tasks = [(t, a, min(a + chunk, plan.deals)) for t in range(len(plan.tables)) for a in range(0, plan.deals, chunk)]
+    _init_worker(plan)  # this process plays too when workers == 1, reusing the runner built above
+    _RUNNERS[0] = first
+    began = time.perf_counter()
+    with tqdm(total=plan.deals * len(plan.tables), unit="deal", desc=f"{plan.game} strength",
+              disable=not progress, dynamic_ncols=True) as bar:
+        def done(task: tuple[int, int, int], _: np.ndarray) -> None:
+            bar.update(task[2] - task[1])
+
+        results = run_tasks(tasks, _play_chunk, workers, _init_worker, plan, in_process=_play_chunk, done=done)
+    return StrengthReport(plan, _estimates(plan, tasks, results), first.game.score_unit, time.perf_counter() - began)
+
+
+def _estimates(plan: StrengthPlan, tasks: Sequence[tuple[int, int, int]],
+               results: Sequence[np.ndarray]) -> dict[tuple[int, int, int], MeanEstimate]:
+    per_table: dict[int, list[np.ndarray]] = {}
+    for (table, _, _), block in zip(tasks, results, strict=True):
+        per_table.setdefault(table, []).append(block)
+    cells = {}
+    for table, blocks in per_table.items():
+        samples = np.concatenate(blocks)
+        for o in range(len(plan.opponents)):
+            for w in range(len(WAYS)):
+                cells[(table, o, w)] = estimate(samples[:, o, w])
+    return cells
+
+
+def markdown(report: StrengthReport) -> str:
+    """A table per way: rows are tables, columns opponents, cells ``mean [low, high]`` with a mark."""
+    plan, lines = report.plan, []
+    verdict = "every cell above zero" if report.passed() else f"{len(report.failures())} of {len(report.cells)} " \
+                                                               "cells not above zero"
+    lines.append(f"{plan.game}: `{plan.agent}`, {plan.deals} deal seeds (seed {plan.seed}), {report.unit} per deal, "
+                 f"95% intervals; {verdict}.")
+    for w, way in enumerate(WAYS):
+        lines += ["", f"**{way}** ({_WAY_TEXT[way]})", "",
+                  "| preset | players | " + " | ".join(f"`{o}`" for o in plan.opponents) + " |",
+                  "| --- | ---: |" + " ---: |" * len(plan.opponents)]
+        for t, (preset, n) in enumerate(plan.tables):
+            cells = [_cell(report.cells[(t, o, w)]) for o in range(len(plan.opponents))]
+            lines.append(f"| {preset} | {n} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+_WAY_TEXT = {"agent_alone": "the agent in one seat among scripted players, against the scripted player there",
+             "scripted_alone": "the agent in a table of agents, against one scripted player in its seat"}
+
+
+def _cell(cell: MeanEstimate) -> str:
+    mark = "" if cell.low > 0 else " ✗"
+    return f"{cell.mean:+.3f} [{cell.low:+.3f}, {cell.high:+.3f}]{mark}"

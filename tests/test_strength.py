@@ -1,0 +1,102 @@
+"""The strength gate (evaluation/strength.py, ``rams strength``): substitution on duplicate deals, both ways."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents.registry import AgentSpecError
+from cli.strength import main
+from evaluation.strength import (
+    WAYS,
+    StrengthPlan,
+    TableRunner,
+    every_table,
+    markdown,
+    run_strength,
+    scripted_opponents,
+)
+from rams_env.core.general import preset_tables
+from rams_env.core.rules import RulesError
+
+
+def test_an_agent_against_itself_is_exactly_even_both_ways():
+    """Common random numbers: every game of a deal seeds each seat alike, so substituting an agent for
+    itself changes nothing, in a game whose heuristic draws random numbers (Toepen's bluffs)."""
+    plan = StrengthPlan("toepen", "heuristic:bluffer", ("heuristic:bluffer",), (("standard", 3),), deals=6)
+    samples = TableRunner(plan, 0).samples(0, plan.deals)
+    assert samples.shape == (6, 1, len(WAYS))
+    assert np.all(samples == 0.0)
+
+
+def test_the_samples_are_substitutions_of_one_seat():
+    """Recomputed by hand for one deal: agent_alone = the agent's seat minus the scripted player's seat in
+    the all-scripted table; scripted_alone = the all-agent table's seat minus the scripted player's seat."""
+    from evaluation.tournament import deal_seed, game_seeds, play_deal, seat_agents
+
+    plan = StrengthPlan("lupfen", "heuristic", ("random",), (("standard", 3),), deals=2, seed=5)
+    runner = TableRunner(plan, 0)
+    n, seeds, env_seed = 3, game_seeds(3, 5, 1, 0), deal_seed(5, 1)
+    agent, scripted = runner.agent, runner.opponents[0]
+
+    def score(factories, seat):
+        return play_deal(runner.game, seat_agents(factories, seeds), env_seed)[0][seat]
+
+    alone = np.mean([score([agent if k == s else scripted for k in range(n)], s) - score([scripted] * n, s)
+                     for s in range(n)])
+    among = np.mean([score([agent] * n, s) - score([scripted if k == s else agent for k in range(n)], s)
+                     for s in range(n)])
+    assert runner.samples(1, 2)[0, 0] == pytest.approx([alone, among])
+
+
+def test_the_heuristic_beats_random_alone_and_the_report_says_so():
+    plan = StrengthPlan("toepen", "heuristic", ("random",), (("standard", 3),), deals=40)
+    report = run_strength(plan, progress=False)
+    alone = report.cells[(0, 0, WAYS.index("agent_alone"))]
+    assert alone.low > 0  # a real edge: random loses lives a heuristic keeps
+    text = markdown(report)
+    assert "| standard | 3 |" in text and "agent_alone" in text and "scripted_alone" in text
+
+
+@pytest.mark.slow
+def test_one_worker_or_two_give_the_same_cells():
+    plan = StrengthPlan("toepen", "heuristic", ("random", "heuristic:cautious"), (("standard", 3), ("standard", 4)),
+                        deals=8)
+    assert run_strength(plan, workers=1, progress=False).cells == run_strength(plan, workers=2, progress=False).cells
+
+
+def test_every_table_and_every_scripted_style():
+    assert every_table("tippen") == [(p, g.num_players) for p, g in preset_tables("tippen")]
+    opponents = scripted_opponents("toepen")
+    assert opponents[:2] == ["random", "heuristic"] and "heuristic:bluffer" in opponents
+
+
+def test_the_command_writes_json_and_gates(tmp_path, capsys):
+    out = tmp_path / "strength.json"
+    code = main(["--game", "toepen", "--agent", "heuristic:bluffer", "--opponents", "heuristic:bluffer",
+                 "--tables", "standard:3", "--deals", "3", "--workers", "1", "--quiet", "--json", str(out), "--check"])
+    assert code == 1  # against itself every cell is exactly zero: not above it
+    data = json.loads(out.read_text())
+    assert data["passed"] is False and {c["way"] for c in data["cells"]} == set(WAYS)
+    assert "agent_alone" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--tables", "standard"], "preset:players"),
+    (["--tables", "nonsense:4"], "unknown preset"),
+    (["--agent", "heuristic:nope"], "unknown style"),
+    (["--deals", "1"], "--deals must be at least 2"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
+    assert main(["--quiet", "--workers", "1", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_bad_spec_is_refused_before_any_deal():
+    with pytest.raises(AgentSpecError):
+        run_strength(StrengthPlan("toepen", "heuristic", ("nobody",), (("standard", 3),), deals=2), progress=False)
+    with pytest.raises(RulesError):
+        TableRunner(StrengthPlan("toepen", "heuristic", ("random",), (("standard", 99),), deals=2), 0)
