@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--deals", type=int, default=200, help="deal seeds per table (default 200)")
     parser.add_argument("--seed", type=int, default=HELD_OUT_SEED,
                         help=f"tournament seed of the deal seeds (default {HELD_OUT_SEED}, held out from training)")
+    parser.add_argument("--random-carry", action="store_true",
+                        help="start deals from random carried-over lives / pot instead of a fresh session (use it "
+                             "for Lupfen, whose fresh first deal is a force round)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                         help="worker processes (default: up to 2); results do not depend on it")
     parser.add_argument("--json", metavar="PATH", help="write every cell as JSON")
@@ -67,7 +70,8 @@ def plan_from(args: argparse.Namespace) -> StrengthPlan:
     at_least(args.deals, 2, "--deals")
     at_least(args.workers, 1, "--workers")
     opponents = tuple(args.opponents or scripted_opponents(args.game))
-    return StrengthPlan(args.game, args.agent, opponents, parse_tables(args.game, args.tables), args.deals, args.seed)
+    return StrengthPlan(args.game, args.agent, opponents, parse_tables(args.game, args.tables), args.deals, args.seed,
+                        args.random_carry)
 
 
 @command("rams strength")

@@ -65,6 +65,8 @@ class StrengthPlan:
     tables: tuple[tuple[str, int], ...]  # (preset, num_players)
     deals: int
     seed: int = HELD_OUT_SEED
+    random_carry: bool = False  # deals start from random carried-over lives / pot (Lupfen: a fresh session's
+    # first deal is a force round with no decision that matters)
 
     def __post_init__(self) -> None:
         if self.deals < 2:
@@ -94,7 +96,7 @@ class TableRunner:
         seeds = game_seeds(n, self.plan.seed, d, self.table)
 
         def scores(factories: list[Callable]) -> list[int]:
-            return play_deal(self.game, seat_agents(factories, seeds), env_seed)[0]
+            return play_deal(self.game, seat_agents(factories, seeds), env_seed, self.plan.random_carry)[0]
 
         all_agents = scores([self.agent] * n)
         out = np.zeros((len(self.opponents), len(WAYS)))
@@ -148,8 +150,9 @@ class StrengthReport:
         plan = self.plan
         rows = [{"preset": plan.tables[t][0], "num_players": plan.tables[t][1], "opponent": plan.opponents[o],
                  "way": WAYS[w], **cell.as_dict()} for (t, o, w), cell in self.cells.items()]
-        return {"game": plan.game, "agent": plan.agent, "deals": plan.deals, "seed": plan.seed, "unit": self.unit,
-                "passed": self.passed(), "cells": rows, "seconds": self.seconds}
+        return {"game": plan.game, "agent": plan.agent, "deals": plan.deals, "seed": plan.seed,
+                "random_carry": plan.random_carry, "unit": self.unit, "passed": self.passed(), "cells": rows,
+                "seconds": self.seconds}
 
 
 def run_strength(plan: StrengthPlan, workers: int = 1, progress: bool = True, chunk: int = 16) -> StrengthReport:
@@ -187,8 +190,9 @@ def markdown(report: StrengthReport) -> str:
     plan, lines = report.plan, []
     verdict = "every cell above zero" if report.passed() else f"{len(report.failures())} of {len(report.cells)} " \
                                                                "cells not above zero"
-    lines.append(f"{plan.game}: `{plan.agent}`, {plan.deals} deal seeds (seed {plan.seed}), {report.unit} per deal, "
-                 f"95% intervals; {verdict}.")
+    carried = ", deals from random carried-over state" if plan.random_carry else ""
+    lines.append(f"{plan.game}: `{plan.agent}`, {plan.deals} deal seeds (seed {plan.seed}{carried}), {report.unit} "
+                 f"per deal, 95% intervals; {verdict}.")
     for w, way in enumerate(WAYS):
         lines += ["", f"**{way}** ({_WAY_TEXT[way]})", "",
                   "| preset | players | " + " | ".join(f"`{o}`" for o in plan.opponents) + " |",

@@ -67,6 +67,14 @@ def test_one_worker_or_two_give_the_same_cells():
     assert run_strength(plan, workers=1, progress=False).cells == run_strength(plan, workers=2, progress=False).cells
 
 
+def test_random_carry_deals_from_carried_over_state():
+    """Lupfen's fresh first deal is a force round; carried deals differ, and the plan says which it played."""
+    fresh = StrengthPlan("lupfen", "heuristic", ("random",), (("standard", 3),), deals=4)
+    carried = StrengthPlan("lupfen", "heuristic", ("random",), (("standard", 3),), deals=4, random_carry=True)
+    assert not np.array_equal(TableRunner(fresh, 0).samples(0, 4), TableRunner(carried, 0).samples(0, 4))
+    assert run_strength(carried, progress=False).as_dict()["random_carry"] is True
+
+
 def test_every_table_and_every_scripted_style():
     assert every_table("tippen") == [(p, g.num_players) for p, g in preset_tables("tippen")]
     opponents = scripted_opponents("toepen")
