@@ -23,6 +23,7 @@ from training.batched.network import ActorCritic, act, act_frozen
 from training.batched.ppo import UpdateSettings, update
 from training.batched.rollout import RolloutBuffer
 from training.batched.sources import VectorTables
+from training.batched.sparse import sparse_rows
 from training.batched.tables import TableSpec, all_tables
 
 __all__ = ["BatchedConfig", "SelfPlay", "TableSpec", "all_tables"]
@@ -123,14 +124,16 @@ class SelfPlay:
         for ident, slots in zip(ids.tolist(), np.split(order, starts[1:]), strict=True):
             obs, mask = torch.from_numpy(source.obs[slots]), torch.from_numpy(source.mask[slots])
             if ident == LEARNER:
-                chosen, log_probs, values = act(self.policy, obs, mask, self.generator)
+                chosen, log_probs, values = act(self.policy, sparse_rows(obs), mask, self.generator)
                 self.buffer.add(slots, source.to_act[slots], obs.numpy(), mask.numpy(), chosen.numpy(),
                                 log_probs.numpy(), values.numpy())
                 actions[slots] = chosen.numpy()
             elif ident == RANDOM:
                 actions[slots] = (self.rng.random(mask.shape) + mask.numpy()).argmax(1)
             else:
-                actions[slots] = act_frozen(league.nets[ident], obs, mask, self.generator).numpy()
+                net = league.nets[ident]  # a snapshot (an ActorCritic) or another frozen module (target.py)
+                inputs = sparse_rows(obs) if isinstance(net, ActorCritic) else obs
+                actions[slots] = act_frozen(net, inputs, mask, self.generator).numpy()
         return actions
 
     def _anneal(self) -> None:
