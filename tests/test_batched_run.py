@@ -95,6 +95,10 @@ def test_resume_continues_steps_league_and_history(tmp_path):
     assert all(torch.equal(v, again.selfplay.policy.state_dict()[k]) for k, v in weights.items())
     again.train()
     assert again.steps >= 1200 and load_checkpoint(out / "last.zip")[0]["steps"] == again.steps
+    straight = BatchedRun(tiny(tmp_path / "straight", "total_timesteps=1200"), quiet=True)
+    straight.train()  # never stopped: the same weights, bit for bit (the deals in progress were saved)
+    ours, theirs = straight.selfplay.policy.state_dict(), again.selfplay.policy.state_dict()
+    assert straight.steps == again.steps and all(torch.equal(ours[k], theirs[k]) for k in ours)
 
 
 def test_sigint_stops_at_an_iteration_boundary_and_saves(tmp_path, monkeypatch):
