@@ -12,14 +12,14 @@ the median of the per-round ratios (robust to load that drifts between rounds). 
 decision of the learner, whatever the opponents did in between: that is what a training budget
 counts. The machines are shared and noisy: quote ratios, not absolute rates.
 
-The trainers (``--trainers``, default Toepen): the batched trainer (training/batched/, the game's
-``configs/train/<game>_batched.yaml`` at ``rams train``'s table: ``tables=default``, the config's deals side by
-side all there) and ``rams train``'s SB3 path
-(training/train.py's ``Run`` on ``configs/train/<game>.yaml``: MaskablePPO in one seat, the config's opponent
-pool) on the same game and table, beside the same Leduc learner. The batched trainer uses both cores, so
-these rows count learner decisions per CPU-second of this process (``os.times()``: user + system, children
-too) as well as per wall second, and report ``batched / this`` ratios of both (the issue's target: the
-batched trainer >= 10x ``rams train`` and >= 10x Leduc's MaskablePPO, per CPU-second).
+The trainers (``--trainers``, default Toepen): ``rams train``'s SB3 path (training/train.py's ``Run`` on
+``configs/train/<game>.yaml``: MaskablePPO in one seat, the config's opponent pool, one thread) and the batched
+trainer (training/batched/) of each ``--batched-configs`` file (default the game's ``<game>_batched.yaml`` and,
+for Toepen, ``quick.yaml``), all its deals at ``rams train``'s table (``tables=default``), at each of
+``--batched-threads`` (default 1 and 2), beside the same Leduc learner. Each row's name says its config, deals,
+network and threads. The rows count learner decisions per CPU-second of this process (``os.times()``: user +
+system, children too) and per wall second; each batched row reports ``batched / reference`` against Leduc and
+``rams train``: the ratio of the medians and the per-round ratios (the issue's target: >= 10x, per CPU-second).
 
     python benchmarks/train_throughput.py                      # 3 rounds of 4096 steps each
     python benchmarks/train_throughput.py --games toepen --rounds 2 --json out.json
