@@ -12,14 +12,14 @@ the median of the per-round ratios (robust to load that drifts between rounds). 
 decision of the learner, whatever the opponents did in between: that is what a training budget
 counts. The machines are shared and noisy: quote ratios, not absolute rates.
 
-The trainers (``--trainers``, default Toepen): the batched trainer (training/batched/, the game's
-``configs/train/<game>_batched.yaml`` at ``rams train``'s table: ``tables=default``, the config's deals side by
-side all there) and ``rams train``'s SB3 path
-(training/train.py's ``Run`` on ``configs/train/<game>.yaml``: MaskablePPO in one seat, the config's opponent
-pool) on the same game and table, beside the same Leduc learner. The batched trainer uses both cores, so
-these rows count learner decisions per CPU-second of this process (``os.times()``: user + system, children
-too) as well as per wall second, and report ``batched / this`` ratios of both (the issue's target: the
-batched trainer >= 10x ``rams train`` and >= 10x Leduc's MaskablePPO, per CPU-second).
+The trainers (``--trainers``, default Toepen): ``rams train``'s SB3 path (training/train.py's ``Run`` on
+``configs/train/<game>.yaml``: MaskablePPO in one seat, the config's opponent pool, one thread) and the batched
+trainer (training/batched/) of each ``--batched-configs`` file (default the game's ``<game>_batched.yaml`` and,
+for Toepen, ``quick.yaml``), all its deals at ``rams train``'s table (``tables=default``), at each of
+``--batched-threads`` (default 1 and 2), beside the same Leduc learner. Each row's name says its config, deals,
+network and threads. The rows count learner decisions per CPU-second of this process (``os.times()``: user +
+system, children too) and per wall second; each batched row reports ``batched / reference`` against Leduc and
+``rams train``: the ratio of the medians and the per-round ratios (the issue's target: >= 10x, per CPU-second).
 
     python benchmarks/train_throughput.py                      # 3 rounds of 4096 steps each
     python benchmarks/train_throughput.py --games toepen --rounds 2 --json out.json
@@ -151,33 +151,57 @@ Contender = tuple[Callable[[], int], int, int]
 """How to advance a learner (returns the steps taken), its torch threads and its steps per round."""
 
 
-def trainer_contenders(game: str, args: argparse.Namespace, folder: str) -> dict[str, Contender]:
-    """``rams train``'s SB3 run (one torch thread, as it trains) and the batched self-play learner of ``game``
-    (its config's threads), each warmed up once."""
+def batched_learner(path: str, folder: str):
+    """The batched self-play learner of the config at ``path`` with all its deals at ``rams train``'s table
+    (``tables: default``, as many slots as the config's tables hold together), and a label saying what it runs."""
     from training.batched.learner import SelfPlay
     from training.config import load_config
     from training.tables import resolve_tables
+
+    name = os.path.splitext(os.path.basename(path))[0]
+    cfg = load_config(path, [f"out_dir={folder}/{name}"])
+    slots = cfg.batched.envs_per_table * len(resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules))
+    cfg.batched.envs_per_table, cfg.tables = slots, "default"
+    tables = resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules)
+    label = f"{name}.yaml {cfg.num_players}p {slots} deals {list(cfg.batched.net_arch)}"
+    return SelfPlay(cfg.game, tables, cfg.batched, cfg.seed), label
+
+
+def trainer_contenders(game: str, args: argparse.Namespace, folder: str) -> dict[str, Contender]:
+    """``rams train``'s SB3 run (one torch thread, as it trains) and the batched self-play learner of each
+    ``--batched-configs`` file of ``game`` at each ``--batched-threads``, each warmed up once."""
+    from training.config import load_config
     from training.train import Run
 
     configs = f"{os.path.dirname(os.path.abspath(__file__))}/../configs/train"
     sb3 = Run(load_config(f"{configs}/{game}.yaml", [f"out_dir={folder}/{game}"]), quiet=True)
-    cfg = load_config(f"{configs}/{game}_batched.yaml", [f"out_dir={folder}/{game}_batched"])
-    slots = cfg.batched.envs_per_table * len(resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules))
-    cfg.batched.envs_per_table, cfg.tables = slots, "default"  # as many deals side by side, all at one table
-    tables = resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules)
-    selfplay = SelfPlay(cfg.game, tables, cfg.batched, cfg.seed)
-
-    def iterate() -> int:
-        before = selfplay.steps
-        selfplay.iterate()
-        return selfplay.steps - before
-
-    contenders = {f"{game} rams train": (sb3_advance(sb3.model, args.steps), sb3.config.torch_threads, args.steps),
-                  f"{game} batched": (iterate, cfg.torch_threads, args.steps * args.batched_factor)}
+    contenders = {f"{game} rams train ({game}.yaml)": (sb3_advance(sb3.model, args.steps), sb3.config.torch_threads,
+                                                        args.steps)}
+    for pattern in args.batched_configs:
+        path = f"{configs}/{pattern.format(game=game)}.yaml"
+        if not os.path.exists(path) or load_config(path, []).game != game:
+            continue
+        selfplay, label = batched_learner(path, folder)
+        for threads in args.batched_threads:
+            contenders[f"{BATCHED} {label} {threads}t"] = (iterations(selfplay), threads,
+                                                          args.steps * args.batched_factor)
     for advance, threads, _ in contenders.values():  # warm-up (numba, first rollout) outside the timing
         torch.set_num_threads(threads)
         advance()
     return contenders
+
+
+BATCHED = "batched"
+"""The first word of the batched trainer's rows."""
+
+
+def iterations(selfplay) -> Callable[[], int]:
+    """One call: one iteration of the batched learner (rollout and update); returns the decisions learned."""
+    def advance() -> int:
+        before = selfplay.steps
+        selfplay.iterate()
+        return selfplay.steps - before
+    return advance
 
 
 def trainers(args: argparse.Namespace) -> dict[str, Any]:
@@ -188,24 +212,44 @@ def trainers(args: argparse.Namespace) -> dict[str, Any]:
     leduc.learn(args.n_steps * args.n_envs)
     with tempfile.TemporaryDirectory(prefix="rams-bench-") as folder:
         for game in args.trainers:
-            contenders = {PEER: (sb3_advance(leduc, args.steps), 1, args.steps),
+            contenders = {f"{PEER} MaskablePPO {list(args.net_arch)}": (sb3_advance(leduc, args.steps), 1, args.steps),
                           **trainer_contenders(game, args, folder)}
             rounds: dict[str, list[dict[str, float]]] = {name: [] for name in contenders}
             for _ in range(args.rounds):
                 for name, (advance, threads, steps) in contenders.items():
                     torch.set_num_threads(threads)
                     rounds[name].append(timed(advance, steps))
-            out[game] = ratios(rounds, f"{game} batched")
+            out[game] = ratios(rounds)
     return out
 
 
-def ratios(rounds: dict[str, list[dict[str, float]]], batched: str) -> dict[str, Any]:
-    """Median rates per contender and ``batched / contender`` of each (per CPU-second and per second)."""
+def ratios(rounds: dict[str, list[dict[str, float]]]) -> dict[str, Any]:
+    """Median rates per contender and, for each batched row, ``batched / reference`` against every other row:
+    the ratio of the medians and the median of the per-round ratios (neighbours in time share the load)."""
     med = {name: {key: statistics.median(r[key] for r in rs) for key in ("per_cpu_s", "per_s")}
            for name, rs in rounds.items()}
-    return {name: {**rates, "batched_over_this_cpu": med[batched]["per_cpu_s"] / rates["per_cpu_s"],
-                   "batched_over_this_wall": med[batched]["per_s"] / rates["per_s"], "rounds": rounds[name]}
-            for name, rates in med.items()}
+    references = [name for name in rounds if not name.startswith(BATCHED)]
+    out: dict[str, Any] = {name: {**rates, "rounds": rounds[name]} for name, rates in med.items()}
+    for name in rounds:
+        if name.startswith(BATCHED):
+            out[name]["over"] = {ref: {
+                "cpu": med[name]["per_cpu_s"] / med[ref]["per_cpu_s"], "wall": med[name]["per_s"] / med[ref]["per_s"],
+                "cpu_per_round": [b["per_cpu_s"] / r["per_cpu_s"] for b, r in zip(rounds[name], rounds[ref],
+                                                                                  strict=True)]}
+                for ref in references}
+    return out
+
+
+def print_trainers(rows: dict[str, Any]) -> None:
+    """The trainers' table: rates, then each batched row's ratios over each reference row."""
+    print(f"\n{'trainer':58} {'steps/CPU-s':>12} {'steps/s':>9}")
+    for name, r in rows.items():
+        print(f"{name:58} {r['per_cpu_s']:12.0f} {r['per_s']:9.0f}")
+    print("\nper CPU-second (target: batched >= 10x); median ratio, per-round ratios; per second")
+    for name, r in rows.items():
+        for ref, ratio in r.get("over", {}).items():
+            rounds = " ".join(f"{x:.1f}" for x in ratio["cpu_per_round"])
+            print(f"{name} / {ref}: {ratio['cpu']:.1f}x ({rounds}); wall {ratio['wall']:.1f}x")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -234,6 +278,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="games of the MaskablePPO rows beside Leduc (all; none: only the trainers)")
     parser.add_argument("--trainers", nargs="*", default=["toepen"], choices=list(rams_env.GAMES),
                         help="games of the batched-vs-rams-train rows (toepen; none: skip them)")
+    parser.add_argument("--batched-configs", nargs="*", default=["{game}_batched", "quick"],
+                        help="configs/train files of the batched rows ({game}: the game; a file of another game "
+                             "is skipped): {game}_batched quick")
+    parser.add_argument("--batched-threads", type=int, nargs="*", default=[1, 2],
+                        help="torch threads of the batched rows, one row each (1 2)")
     parser.add_argument("--batched-factor", type=int, default=20,
                         help="the batched trainer's steps per round, in multiples of --steps (20)")
     parser.add_argument("--steps", type=int, default=4096, help="learner steps per contender per round (4096)")
@@ -253,11 +302,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             print(f"{name:18} {r['steps_per_s']:16.0f} {r['leduc_over_this']:12.2f}x {r['per_round']:9.2f}x")
     out["trainers"] = trainers(args) if args.trainers else {}
     for rows in out["trainers"].values():
-        print(f"\n{'trainer':22} {'steps/CPU-s':>12} {'steps/s':>9} {'batched/this CPU':>17} {'wall':>7}"
-              "   (target: batched >= 10x per CPU-second)")
-        for name, r in rows.items():
-            print(f"{name:22} {r['per_cpu_s']:12.0f} {r['per_s']:9.0f} {r['batched_over_this_cpu']:16.1f}x "
-                  f"{r['batched_over_this_wall']:6.1f}x")
+        print_trainers(rows)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=2)

@@ -67,3 +67,36 @@ def test_all_tables_lists_every_size_of_every_preset_the_reference_takes():
     tables = all_tables("fipsen")
     assert TableSpec(5, "thedinghausen") in tables and TableSpec(4, "thedinghausen") not in tables
     assert len(all_tables("toepen")) == 6 * len(set(t.preset for t in all_tables("toepen")))
+
+
+def test_a_resumed_learner_continues_bit_for_bit():
+    """N iterations straight, or N/2, state saved through torch.save / weights-only load into a fresh learner
+    (weights, Adam, state), then N/2: the same weights, the same deals in progress, the same generators."""
+    import io
+
+    config = BatchedConfig(**{**TINY, "snapshots_kept": 2})
+
+    def run(learner: SelfPlay, iterations: range) -> SelfPlay:
+        for iteration in iterations:
+            learner.iterate()
+            if iteration % 2 == 0:
+                learner.snapshot()
+        return learner
+
+    tables = [TableSpec(3), TableSpec(4)]
+    straight = run(SelfPlay("toepen", tables, config, seed=5), range(6))
+    half = run(SelfPlay("toepen", tables, config, seed=5), range(3))
+    buffer = io.BytesIO()
+    torch.save({"policy": half.policy.state_dict(), "optimizer": half.optimizer.state_dict(),
+                "trainer": half.state()}, buffer)
+    saved = torch.load(io.BytesIO(buffer.getvalue()), weights_only=True)
+    resumed = SelfPlay("toepen", tables, config, seed=5)
+    resumed.policy.load_state_dict(saved["policy"])
+    resumed.optimizer.load_state_dict(saved["optimizer"])
+    resumed.load_state(saved["trainer"])
+    assert resumed.buffer.size == half.buffer.size > 0  # decisions carried over into the next rollout
+    run(resumed, range(3, 6))
+    ours, theirs = straight.policy.state_dict(), resumed.policy.state_dict()
+    assert all(torch.equal(ours[k], theirs[k]) for k in ours)
+    assert np.array_equal(straight.source.obs, resumed.source.obs)
+    assert straight.league.rates == resumed.league.rates and straight.rng.random() == resumed.rng.random()

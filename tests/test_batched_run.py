@@ -95,6 +95,10 @@ def test_resume_continues_steps_league_and_history(tmp_path):
     assert all(torch.equal(v, again.selfplay.policy.state_dict()[k]) for k, v in weights.items())
     again.train()
     assert again.steps >= 1200 and load_checkpoint(out / "last.zip")[0]["steps"] == again.steps
+    straight = BatchedRun(tiny(tmp_path / "straight", "total_timesteps=1200"), quiet=True)
+    straight.train()  # never stopped: the same weights, bit for bit (the deals in progress were saved)
+    ours, theirs = straight.selfplay.policy.state_dict(), again.selfplay.policy.state_dict()
+    assert straight.steps == again.steps and all(torch.equal(ours[k], theirs[k]) for k in ours)
 
 
 def test_sigint_stops_at_an_iteration_boundary_and_saves(tmp_path, monkeypatch):
@@ -184,3 +188,17 @@ def test_a_native_target_plays_its_greedy_move_in_the_general_space(tmp_path):
         general = target.logits(torch.from_numpy(table.obs(obs)))
         chosen = torch.where(torch.from_numpy(table.mask(mask)), general, -1e30).argmax(1)
     assert np.array_equal(table.native_actions(chosen.numpy()), expected.numpy())
+
+
+def test_evaluations_rate_the_learner_and_its_snapshots(tmp_path):
+    """As the SB3 path: ratings (random = 0) of the learner, the league's kept snapshots and the baselines at
+    each evaluation, in the history (results.json) and TensorBoard (ratings/<agent>)."""
+    run = BatchedRun(tiny(tmp_path / "run", "total_timesteps=600", "eval.ratings_deals=2",
+                          "eval.baselines=[random, heuristic]"), quiet=True)
+    run.train()
+    run.evaluate(deals=2)
+    entry = run.history[-1]
+    snapshots = [f"snapshot_{ident}" for ident in run.selfplay.league.kept]
+    assert snapshots and set(entry["ratings"]) == {"learner", "random", "heuristic", *snapshots}
+    assert entry["ratings"]["random"] == 0 and set(entry["snapshot_winrates"]) == {
+        str(i) for i in run.selfplay.league.kept}

@@ -128,3 +128,21 @@ def test_numba_is_loaded_by_the_batched_engine_only():
     code = "import sys, rams_env; rams_env.make('toepen', 4); print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_saved_deals_continue_exactly_in_another_env_and_misfits_are_refused():
+    env = vector.make("toepen", 16, 4)
+    env.reset(seed=3)
+    for _ in range(7):
+        env.step(env.sample_actions())
+    saved = env.state()
+    other = vector.make("toepen", 16, 4)
+    other.load_state(saved)
+    for _ in range(40):  # through deal ends and auto-resets: the random streams were saved too
+        actions = env.sample_actions()
+        assert np.array_equal(actions, other.sample_actions())
+        for ours, theirs in zip(env.step(actions), other.step(actions), strict=True):
+            assert np.array_equal(ours, theirs)
+    for misfit in (vector.make("toepen", 8, 4), vector.make("toepen", 16, 3)):
+        with pytest.raises(ValueError, match="saved"):
+            misfit.load_state(saved)

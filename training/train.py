@@ -22,21 +22,18 @@ from agents.checkpoint.format import load_checkpoint, save_checkpoint
 from agents.checkpoint_agent import PolicyAgent
 from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult, duplicate_match
-from evaluation.ratings import Ratings, fit_ratings
-from evaluation.tournament import Plan, Setting, run_tournament
+from evaluation.ratings import Ratings
 from training.config import TrainConfig, as_dict
 from training.imitation import fit, record
 from training.pool import SNAPSHOT_PREFIX, OpponentPool
 from training.run_plot import LEARNER
+from training.run_ratings import add_ratings, rate
 from training.run_report import log_evaluation, results_table, tag, write_results
 from training.run_state import check_run_meta
 from training.rundir import LAST
 from training.single_seat import SingleSeatEnv
 from training.stopping import Interrupted, StopRequest, armed, save_at_end
 from training.streams import capture, restore, snapshots_in_play
-
-RATINGS_ANCHOR = "random"
-"""Always among the rated agents: the Elo scale's zero (evaluation/ratings.py), comparable across runs."""
 
 
 class TrainingMonitor(BaseCallback):
@@ -196,8 +193,7 @@ class Run:
         entry: dict[str, Any] = {"steps": int(self.model.num_timesteps), "results": [r.as_dict() for r in results]}
         ratings = self.rate(progress) if cfg.eval.ratings_deals else None
         if ratings is not None:
-            entry["ratings"] = dict(zip(ratings.names, ratings.rating, strict=True))
-            entry["ratings_fisher_se"] = dict(zip(ratings.names, ratings.fisher_se, strict=True))
+            add_ratings(entry, ratings)
         winrates = self.pool.win_rates()
         if winrates:
             entry["snapshot_winrates"] = {str(steps): rate for steps, rate in winrates.items()}
@@ -207,17 +203,9 @@ class Run:
         return results
 
     def rate(self, progress: bool = False) -> Ratings:
-        """Elo-scale ratings (random = 0) of the greedy learner, the kept snapshots and the baselines: a short
-        duplicate-deal round robin in this process (evaluation/tournament.py, evaluation/ratings.py)."""
-        cfg = self.config
-        entrants = self.pool.entrants(learner=LEARNER)
-        specs = list(dict.fromkeys([*cfg.eval.baselines, RATINGS_ANCHOR]))
-        rules = dict(cfg.rules)
-        setting = Setting(cfg.game, cfg.num_players, rules.pop("preset", None), tuple(rules.items()),
-                          cfg.env.get("episode", "deal"), cfg.eval.random_carry)
-        plan = Plan(setting, (*entrants, *specs), cfg.eval.ratings_deals, cfg.seed)
-        played = run_tournament(plan, progress=progress, factories=entrants, label="ratings")
-        return fit_ratings(played.names, played.advantage, played.pairs, plan.seed, bootstrap=0)
+        """Elo-scale ratings (random = 0) of the greedy learner, the kept snapshots and the baselines
+        (training/run_ratings.py)."""
+        return rate(self.config, self.pool.entrants(learner=LEARNER), progress)
 
     def train(self, stop: StopRequest | None = None) -> None:
         """PPO up to ``total_timesteps``, then ``last.zip``; raises Interrupted after saving if ``stop`` asks."""

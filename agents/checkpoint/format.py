@@ -41,6 +41,9 @@ TRAINER = "trainer.pt"
 random generators; training/batched/run.py): tensors, numbers, strings, lists and dicts, read weights-only."""
 TRAINER_NETWORKS = 64
 """Networks' worth of tensors ``trainer.pt`` may hold (a league of frozen snapshots of the same network)."""
+TRAINER_DEALS_BYTES = 64 * 2**20
+"""Beside those, ``trainer.pt``'s deals in progress and carried-over decisions (training/batched/learner.py: about
+0.5 KiB per deal and 1 KiB per decision, 2,304 deals about 10 MiB)."""
 
 GENERAL = "general"
 """``meta["observation"]`` of a general checkpoint, whose network reads its game's general space and plays every
@@ -94,7 +97,7 @@ def member_caps(meta: dict[str, Any] | None = None) -> dict[str, int]:
         meta["observation_size"], meta["action_size"], meta["net_arch"])
     return {META: MAX_META_BYTES, POLICY: weights * FLOAT_BYTES + TORCH_OVERHEAD,
             OPTIMIZER: len(ADAM_MOMENTS) * weights * FLOAT_BYTES + TORCH_OVERHEAD,
-            TRAINER: TRAINER_NETWORKS * weights * FLOAT_BYTES + TORCH_OVERHEAD}
+            TRAINER: TRAINER_NETWORKS * weights * FLOAT_BYTES + TRAINER_DEALS_BYTES + TORCH_OVERHEAD}
 
 
 def _tensor_bytes(obj: Any) -> bytes:

@@ -173,6 +173,32 @@ class BatchEnv:
             raise OptionError(f"dealers must be seats 0..{self.num_players - 1} (or -1: drawn)")
         return idx, order, dealer
 
+    # ----------------------------------------------------------------- saving
+    def state(self) -> dict[str, np.ndarray]:
+        """Copies of everything the next ``step`` reads: the deal records (as raw bytes, each deal's random
+        stream included) and the pending observations, masks and seats. ``load_state`` of it into an
+        environment of the same game, table and size continues every deal exactly (a training checkpoint's
+        deals in progress, training/batched/learner.py)."""
+        self._require_started()
+        return {"deals": self.deals.view(np.uint8).copy(), "obs": self.obs.copy(), "mask": self.mask.copy(),
+                "to_act": self.to_act.copy(), "num_players": np.array(self.num_players, np.int64)}
+
+    def load_state(self, state: dict[str, np.ndarray]) -> None:
+        """Restore :meth:`state`; a state of another game, table or size is a ValueError and changes nothing."""
+        arrays = {"deals": self.deals.view(np.uint8), "obs": self.obs, "mask": self.mask, "to_act": self.to_act}
+        saved = state if isinstance(state, dict) else {}
+        for name, mine in arrays.items():
+            theirs = np.asarray(saved.get(name))
+            if theirs.shape != mine.shape or theirs.dtype != mine.dtype:
+                raise ValueError(f"saved {name} is {theirs.dtype} {theirs.shape}, this environment's "
+                                 f"{mine.dtype} {mine.shape}: another game, table or number of deals")
+        if np.asarray(saved.get("num_players")).tolist() != self.num_players:
+            raise ValueError(f"saved deals are of {saved.get('num_players')} players, "
+                             f"this table has {self.num_players}")
+        for name, mine in arrays.items():
+            mine[...] = state[name]
+        self._started = True
+
     # ---------------------------------------------------------------- labels
     def action_label(self, action: int) -> str:
         return self.game.actions.label(int(action))

@@ -137,12 +137,15 @@ class League:
         return self.seat_policy[np.arange(len(to_act)), to_act]
 
     def state(self) -> dict:
-        return {"kept": list(self.kept), "rates": {str(i): r for i, r in self.rates.items() if i in self.kept},
-                "deals": {str(i): d for i, d in self.deals.items() if i in self.kept}, "next_id": self.next_id,
-                "weights": {str(i): self.nets[i].state_dict() for i in self.kept}}
+        """Every snapshot still held (kept or seated), their results, and who sits where in the deals in play."""
+        return {"kept": list(self.kept), "rates": {str(i): r for i, r in self.rates.items()},
+                "deals": {str(i): d for i, d in self.deals.items()}, "next_id": self.next_id,
+                "weights": {str(i): net.state_dict() for i, net in self.nets.items()},
+                "seat_policy": self.seat_policy.copy(), "score": self.score.copy()}
 
     def load_state(self, state: dict, make_net) -> None:
-        """The kept snapshots of :meth:`state`; ``make_net()`` builds an empty network for each."""
+        """The snapshots of :meth:`state` (``make_net()`` builds an empty network for each) and its seats; a
+        state without seats (deals not saved) draws every seat afresh."""
         self.nets, self.rates, self.deals = {}, {}, {}
         for key, weights in state["weights"].items():
             net = make_net()
@@ -151,7 +154,16 @@ class League:
             self.nets[ident] = net.eval().requires_grad_(False)
             self.rates[ident], self.deals[ident] = float(state["rates"][key]), int(state["deals"][key])
         self.kept, self.next_id = [int(i) for i in state["kept"]], int(state["next_id"])
-        self.start_deals(np.arange(len(self.seat_policy)))
+        if "seat_policy" not in state:
+            self.start_deals(np.arange(len(self.seat_policy)))
+            return
+        seats, score = np.asarray(state["seat_policy"]), np.asarray(state["score"])
+        if seats.shape != self.seat_policy.shape or score.shape != self.score.shape:
+            raise ValueError(f"saved seats {seats.shape}, this league has {self.seat_policy.shape}")
+        missing = set(np.unique(seats[seats >= FIRST_SNAPSHOT]).tolist()) - set(self.nets)
+        if missing:
+            raise ValueError(f"saved seats name snapshots {sorted(missing)} the state does not hold")
+        self.seat_policy[:], self.score[:] = seats, score
 
 
 def mean_where(values: np.ndarray, where: np.ndarray) -> np.ndarray:

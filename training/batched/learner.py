@@ -18,11 +18,13 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import torch
 
+from training.batched.arrays import as_arrays, as_tensors
 from training.batched.league import LEARNER, RANDOM, League
 from training.batched.network import ActorCritic, act, act_frozen
 from training.batched.ppo import UpdateSettings, update
 from training.batched.rollout import RolloutBuffer
 from training.batched.sources import VectorTables
+from training.batched.sparse import sparse_rows
 from training.batched.tables import TableSpec, all_tables
 
 __all__ = ["BatchedConfig", "SelfPlay", "TableSpec", "all_tables"]
@@ -123,14 +125,16 @@ class SelfPlay:
         for ident, slots in zip(ids.tolist(), np.split(order, starts[1:]), strict=True):
             obs, mask = torch.from_numpy(source.obs[slots]), torch.from_numpy(source.mask[slots])
             if ident == LEARNER:
-                chosen, log_probs, values = act(self.policy, obs, mask, self.generator)
+                chosen, log_probs, values = act(self.policy, sparse_rows(obs), mask, self.generator)
                 self.buffer.add(slots, source.to_act[slots], obs.numpy(), mask.numpy(), chosen.numpy(),
                                 log_probs.numpy(), values.numpy())
                 actions[slots] = chosen.numpy()
             elif ident == RANDOM:
                 actions[slots] = (self.rng.random(mask.shape) + mask.numpy()).argmax(1)
             else:
-                actions[slots] = act_frozen(league.nets[ident], obs, mask, self.generator).numpy()
+                net = league.nets[ident]  # a snapshot (an ActorCritic) or another frozen module (target.py)
+                inputs = sparse_rows(obs) if isinstance(net, ActorCritic) else obs
+                actions[slots] = act_frozen(net, inputs, mask, self.generator).numpy()
         return actions
 
     def _anneal(self) -> None:
@@ -148,19 +152,31 @@ class SelfPlay:
 
     # --------------------------------------------------------------- resume
     def state(self) -> dict:
-        """League, counters and random generators (tensors, numbers, lists, str, dicts of them). The deals
-        in play and the decisions carried over are not kept: a resumed run deals afresh."""
-        return {"steps": self.steps, "iterations": self.iterations, "league": self.league.state(),
-                "rng": self.rng.bit_generator.state, "generator": self.generator.get_state(),
-                "config": asdict(self.config)}
+        """Everything the next iteration reads, as tensors, numbers, lists, str and dicts of them: the league
+        (snapshots, win rates, seats), the counters, both generators, and when every table can save them
+        (not the Python-engine tables of aec_tables.py) the deals in progress and the decisions carried over:
+        loaded into a fresh learner of the same config, the run goes on bit for bit as if never stopped."""
+        state = {"steps": self.steps, "iterations": self.iterations, "league": as_tensors(self.league.state()),
+                 "rng": self.rng.bit_generator.state, "generator": self.generator.get_state(),
+                 "config": asdict(self.config)}
+        deals = self.source.state()
+        if deals is not None:
+            state["deals"], state["buffer"] = as_tensors(deals), as_tensors(self.buffer.state())
+        return state
 
     def load_state(self, state: dict) -> None:
-        """Restore :meth:`state` (the run loads the policy and optimizer weights itself) and deal afresh."""
+        """Restore :meth:`state` (the run loads the policy and optimizer weights itself); a state without
+        deals in progress deals afresh (seeded by the seed and the iteration count)."""
         self.steps, self.iterations = int(state["steps"]), int(state["iterations"])
-        self.source.reset(self.seed + self.iterations)
+        exact = "deals" in state
+        if exact:
+            self.source.load_state(as_arrays(state["deals"]))
+            self.buffer.load_state(as_arrays(state["buffer"]))
+        else:
+            self.source.reset(self.seed + self.iterations)
+            self.buffer.clear()
         self.league.load_state(state["league"], self._empty_net)
-        self.buffer.clear()
-        self.rng.bit_generator.state = state["rng"]  # after the league's fresh draws: generators as saved
+        self.rng.bit_generator.state = state["rng"]  # after any fresh draws of the league: generators as saved
         self.generator.set_state(state["generator"])
 
 

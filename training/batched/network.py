@@ -16,6 +16,7 @@ import torch
 from torch import nn
 
 from agents.checkpoint_agent import MASKED_LOGIT
+from training.batched.sparse import SparseObs, sparse_linear
 
 HIDDEN_GAIN = math.sqrt(2)
 ACTION_GAIN = 0.01
@@ -59,13 +60,30 @@ class ActorCritic(nn.Module):
                     nn.init.orthogonal_(layer.weight, gain=gain)
                     nn.init.zeros_(layer.bias)
 
-    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Unmasked action logits ``(N, A)`` and state values ``(N,)``."""
-        return self.logits(obs), self.value_net(self.mlp_extractor.value_net(obs)).squeeze(-1)
+    def forward(self, obs: torch.Tensor | SparseObs) -> tuple[torch.Tensor, torch.Tensor]:
+        """Unmasked action logits ``(N, A)`` and state values ``(N,)``; ``obs`` dense or as its non-zero
+        entries (training/batched/sparse.py: the same numbers, the first layers computed from those only)."""
+        towers = self.mlp_extractor.policy_net, self.mlp_extractor.value_net
+        policy, value = (self.hidden(tower, first) for tower, first in zip(towers, self.first(obs, towers),
+                                                                           strict=True))
+        return self.action_net(policy), self.value_net(value).squeeze(-1)
 
-    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+    def logits(self, obs: torch.Tensor | SparseObs) -> torch.Tensor:
         """The policy head alone (frozen opponents need no value)."""
-        return self.action_net(self.mlp_extractor.policy_net(obs))
+        tower = self.mlp_extractor.policy_net
+        return self.action_net(self.hidden(tower, self.first(obs, [tower])[0]))
+
+    def first(self, obs: torch.Tensor | SparseObs, towers) -> list[torch.Tensor]:
+        """Each tower's first Linear applied to ``obs`` (the input itself for a network without hidden layers)."""
+        if not self.net_arch:
+            return [obs.dense(self.obs_size) if isinstance(obs, SparseObs) else obs for _ in towers]
+        if isinstance(obs, SparseObs):
+            return sparse_linear(obs, [tower[0] for tower in towers])
+        return [tower[0](obs) for tower in towers]
+
+    def hidden(self, tower: nn.Sequential, first: torch.Tensor) -> torch.Tensor:
+        """The rest of ``tower`` after its first Linear (the features the heads read)."""
+        return tower[1:](first) if self.net_arch else first
 
 
 def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -84,7 +102,7 @@ def entropy(log_probs: torch.Tensor) -> torch.Tensor:
     return -(log_probs.exp() * log_probs).sum(-1)
 
 
-def act(policy: ActorCritic, obs: torch.Tensor, mask: torch.Tensor,
+def act(policy: ActorCritic, obs: torch.Tensor | SparseObs, mask: torch.Tensor,
         generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Sampled actions, their log-probabilities and the values, without gradients (the rollout)."""
     with torch.no_grad():
@@ -94,7 +112,8 @@ def act(policy: ActorCritic, obs: torch.Tensor, mask: torch.Tensor,
         return actions, log_probs.gather(1, actions[:, None]).squeeze(1), value
 
 
-def act_frozen(policy: ActorCritic, obs: torch.Tensor, mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+def act_frozen(policy: ActorCritic, obs: torch.Tensor | SparseObs, mask: torch.Tensor,
+               generator: torch.Generator) -> torch.Tensor:
     """Sampled actions of a frozen opponent (policy head only)."""
     with torch.no_grad():
         return sample(masked_log_probs(policy.logits(obs), mask), generator)

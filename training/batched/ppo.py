@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
 
 from training.batched.network import ActorCritic, entropy, masked_log_probs
 from training.batched.rollout import Batch
+from training.batched.sparse import sparse_rows
 
 MAX_GRAD_NORM = 0.5
 """Global gradient-norm clip, SB3's and CleanRL's default."""
@@ -30,7 +32,8 @@ def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, 
            generator: torch.Generator) -> dict[str, float]:
     """``settings.epochs`` passes over ``batch`` in shuffled minibatches; returns the update's metrics."""
     tensors = {name: torch.from_numpy(getattr(batch, name)) for name in
-               ("obs", "mask", "actions", "log_probs", "values", "advantages", "returns")}
+               ("mask", "actions", "log_probs", "values", "advantages", "returns")}
+    tensors["obs"] = sparse_rows(torch.from_numpy(batch.obs))  # once: every minibatch takes its rows
     totals: dict[str, list[float]] = {}
     stopped = False
     for _ in range(settings.epochs):
@@ -51,7 +54,7 @@ def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, 
     return out
 
 
-def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: dict[str, torch.Tensor],
+def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: dict[str, Any],
                    settings: UpdateSettings) -> dict[str, float]:
     """One gradient step on one minibatch: clipped surrogate + value loss - entropy bonus."""
     logits, values = policy(part["obs"])

@@ -21,9 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import torch
+
+from training.batched.sparse import sparse_rows
 
 NONE = -1
 """No decision (an empty pending entry, a decision without a next one yet)."""
+LINKED = ("mask", "actions", "log_probs", "values", "rewards", "next", "terminal")
+"""The per-decision columns beside the observation."""
 
 
 @dataclass
@@ -99,6 +104,31 @@ class RolloutBuffer:
     def complete(self) -> np.ndarray:
         """Which stored decisions have their reward settled (a next decision or the deal's end)."""
         return (self.next[:self.size] != NONE) | self.terminal[:self.size]
+
+    def state(self) -> dict[str, np.ndarray]:
+        """The decisions held (between rollouts: the carried-over ones) and the per-seat links, as arrays; the
+        observations as their non-zero entries (``index``, ``value``: a few percent of the dense rows)."""
+        size = self.size
+        sparse = sparse_rows(torch.from_numpy(self.obs[:size]))
+        index, value = sparse.index.numpy(), sparse.value.numpy()
+        columns = {name: getattr(self, name)[:size].copy() for name in LINKED}
+        return {"obs_index": index, "obs_value": value, **columns, "pending": self.pending.copy(),
+                "early": self.early.copy(), "blocks": np.array(self.blocks, np.int64).reshape(-1, 2)}
+
+    def load_state(self, state: dict[str, np.ndarray]) -> None:
+        """Restore :meth:`state` (a ValueError if it does not fit this buffer)."""
+        size = len(state["actions"])
+        if size > self.capacity or state["pending"].shape != self.pending.shape:
+            raise ValueError(f"saved rollout of {size} decisions and {state['pending'].shape} seats does not fit "
+                             f"a buffer of {self.capacity} and {self.pending.shape}")
+        self.obs[:size] = 0
+        rows, entries = np.nonzero(state["obs_value"])  # the padding (value 0) is left out
+        self.obs[rows, state["obs_index"][rows, entries]] = state["obs_value"][rows, entries]
+        for name in LINKED:
+            getattr(self, name)[:size] = state[name]
+        self.pending[:], self.early[:] = state["pending"], state["early"]
+        self.blocks = [(int(a), int(b)) for a, b in state["blocks"]]
+        self.size = size
 
     def advantages(self, gamma: float, gae_lambda: float) -> np.ndarray:
         """GAE of every stored decision (0 for those still pending), block by block from the last."""

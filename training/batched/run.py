@@ -21,15 +21,19 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import torch
 from tqdm import tqdm
 
 from agents.checkpoint.fit import fit_optimizer, fit_weights
 from agents.checkpoint.format import CheckpointError, load_checkpoint, load_trainer_state, save_checkpoint
+from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult
 from training.batched.run_eval import evaluate_weights
 from training.batched.run_log import ScalarLog, open_writer
 from training.batched.tables import TableSpec
 from training.config import TrainConfig, as_dict
+from training.run_plot import LEARNER
+from training.run_ratings import add_ratings, rate
 from training.run_report import results_table, write_results
 from training.run_state import check_run_meta
 from training.rundir import LAST
@@ -176,13 +180,31 @@ class BatchedRun:
             weights = self.save(Path(tmp) / "weights.zip", optimizer=False)
             tables = distinct([self.home, *extra])
             played = evaluate_weights(weights, cfg, tables, deals or cfg.eval.deals, progress)
-        results = played[self.home.label()]
-        entry: dict[str, Any] = {"steps": self.steps, "results": [r.as_dict() for r in results]}
+            results = played[self.home.label()]
+            entry: dict[str, Any] = {"steps": self.steps, "results": [r.as_dict() for r in results]}
+            if cfg.eval.ratings_deals:
+                add_ratings(entry, rate(cfg, self.entrants(weights), progress))
         if extra:
             entry["tables"] = {label: [r.as_dict() for r in rs] for label, rs in played.items()}
+        league = self.selfplay.league
+        if league.kept:
+            entry["snapshot_winrates"] = {str(ident): league.rates[ident] for ident in league.kept}
         self.history.append(entry)
         self.log.evaluation(entry)
         return results
+
+    def entrants(self, weights: Path) -> dict[str, Any]:
+        """The greedy learner (the checkpoint ``weights``) and the league's kept snapshots (written beside it)
+        as rating entrants, played as ``checkpoint:`` agents; a snapshot of the learner's very weights is left
+        out, as the SB3 pool does (training/pool.py)."""
+        game, live = self.home.make_game(self.config.game), self.selfplay.policy.state_dict()
+        files = {LEARNER: weights}
+        for ident in self.selfplay.league.kept:
+            state = self.selfplay.league.nets[ident].state_dict()
+            if not all(torch.equal(state[k], live[k]) for k in live):
+                files[f"snapshot_{ident}"] = save_checkpoint(weights.parent / f"snapshot_{ident}.zip",
+                                                             self.meta(), state)
+        return {name: agent_factory(f"checkpoint:{path}", game) for name, path in files.items()}
 
     def report(self, results: list[MatchResult], seconds: float) -> str:
         cfg = self.config

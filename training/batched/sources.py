@@ -79,6 +79,24 @@ class VectorTables:
             self.rewards[lo:hi, :env.num_players] = rewards
             self.done[lo:hi] = done
 
+    def state(self) -> list[dict[str, np.ndarray]] | None:
+        """Every table's deals in progress (``BatchEnv.state``: records, random streams, pending decisions), or
+        None when a table cannot save them (the Python-engine tables of aec_tables.py)."""
+        if not all(hasattr(env, "state") for env in self.envs):
+            return None
+        return [env.state() for env in self.envs]
+
+    def load_state(self, states: list[dict[str, np.ndarray]]) -> None:
+        """Continue the deals of :meth:`state` (a ValueError if they are not of these tables)."""
+        if not isinstance(states, list) or len(states) != len(self.envs):
+            raise ValueError(f"saved deals of {len(states) if isinstance(states, list) else '?'} tables, "
+                             f"this run has {len(self.envs)}")
+        for index, (env, saved) in enumerate(zip(self.envs, states, strict=True)):
+            env.load_state(saved)
+            self._present(index, env.obs, env.mask, env.to_act)
+        self.rewards[:] = 0
+        self.done[:] = False
+
     def _present(self, index: int, obs: np.ndarray, mask: np.ndarray, to_act: np.ndarray) -> None:
         lo, hi = self.bounds[index]
         table = self.tables[index]

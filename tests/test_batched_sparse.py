@@ -1,0 +1,62 @@
+"""The sparse first layer (training/batched/sparse.py) computes what the dense network computes: logits,
+values and every parameter's gradient, to float rounding; the parameters and state_dict are unchanged."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from training.batched.network import ActorCritic, masked_log_probs
+from training.batched.sparse import sparse_rows
+
+OBS, ACTIONS = 40, 6
+
+
+def observations(rows: int, seed: int = 0) -> torch.Tensor:
+    """Mostly zero rows with a few values in [0, 1], as general observations are; one row all zero."""
+    generator = torch.Generator().manual_seed(seed)
+    obs = torch.rand((rows, OBS), generator=generator)
+    obs[torch.rand((rows, OBS), generator=generator) > 0.15] = 0
+    obs[0] = 0
+    return obs
+
+
+def test_sparse_rows_round_trip_and_padding():
+    obs = observations(9)
+    sparse = sparse_rows(obs)
+    assert sparse.index.shape == sparse.value.shape == (9, int((obs != 0).sum(1).max()))
+    assert torch.equal(sparse.dense(OBS), obs)
+    assert torch.equal(sparse[2:5].dense(OBS), obs[2:5])
+    assert not sparse.value[0].any()  # an all-zero row is padding only
+
+
+@pytest.mark.parametrize("arch", [[16, 8], [12], []])
+def test_sparse_forward_and_gradients_equal_the_dense_ones(arch):
+    torch.manual_seed(1)
+    net = ActorCritic(OBS, ACTIONS, arch)
+    obs, mask = observations(33), torch.rand(33, ACTIONS) > 0.3
+    mask[:, 0] = True
+    results = []
+    for inputs in (obs, sparse_rows(obs)):
+        net.zero_grad()
+        logits, values = net(inputs)
+        loss = masked_log_probs(logits, mask).exp()[:, 1].sum() + values.pow(2).sum()
+        loss.backward()
+        results.append((logits.detach(), values.detach(), net.logits(inputs).detach(),
+                        {name: p.grad.clone() for name, p in net.named_parameters()}))
+    (logits, values, policy, grads), (s_logits, s_values, s_policy, s_grads) = results
+    assert torch.allclose(logits, s_logits, atol=1e-6) and torch.allclose(values, s_values, atol=1e-6)
+    assert torch.allclose(policy, logits) and torch.allclose(s_policy, s_logits)
+    assert grads.keys() == s_grads.keys() == dict(net.named_parameters()).keys()
+    for name, grad in grads.items():
+        assert torch.allclose(grad, s_grads[name], atol=1e-5), name
+
+
+def test_the_network_keeps_its_parameters():
+    net = ActorCritic(OBS, ACTIONS, [16, 8])
+    assert [k for k in net.state_dict()] == [
+        "mlp_extractor.policy_net.0.weight", "mlp_extractor.policy_net.0.bias",
+        "mlp_extractor.policy_net.2.weight", "mlp_extractor.policy_net.2.bias",
+        "mlp_extractor.value_net.0.weight", "mlp_extractor.value_net.0.bias",
+        "mlp_extractor.value_net.2.weight", "mlp_extractor.value_net.2.bias",
+        "action_net.weight", "action_net.bias", "value_net.weight", "value_net.bias"]
