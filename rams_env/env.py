@@ -171,10 +171,10 @@ class RamsEnv(AECEnv):
         self._paid = [0] * self.game.num_players  # scores already turned into rewards
         self._rewarded = False  # some reward of the last step was not 0
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._publish_infos()
         self._after_move()
@@ -207,6 +207,28 @@ class RamsEnv(AECEnv):
         self._observed = {agent: {"observation": vector, "action_mask": np.zeros(self._n_actions, dtype=np.int8)}
                           for agent, vector in zip(self.possible_agents, vectors, strict=True)}
         return self._observed
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's ``_was_dead_step`` where every agent's episode ends at once (rams ends a deal, or an
+        episode, for all): the agent steps out, the first agent left is selected next, and once none is left
+        the agent selected before the first stepped out, as PettingZoo's does, without a list of the
+        finished agents rebuilt at every step."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        for table in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+            del table[agent]
+        self.agents.remove(agent)
+        skipped = getattr(self, "_skip_agent_selection", None)
+        if self.agents:
+            if skipped is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = self.agents[0]
+        else:
+            if skipped is not None:
+                self.agent_selection = skipped
+            self._skip_agent_selection = None
+        self._clear_rewards()
 
     def last(self, observe: bool = True):
         """PettingZoo's ``last()``, written out (one call fewer per decision)."""
