@@ -184,8 +184,9 @@ class RamsEnv(AECEnv):
         cached = self._observed.get(agent)
         if cached is not None:
             return cached
-        self._require_reset("observe")
         state = self.game_state
+        if state is None:
+            self._require_reset("observe")
         if state.terminal:
             return self._observe_finished()[agent]
         seat = self._seat[agent]
@@ -232,13 +233,15 @@ class RamsEnv(AECEnv):
 
     def last(self, observe: bool = True):
         """PettingZoo's ``last()``, written out (one call fewer per decision)."""
-        self._require_reset()
+        if self.game_state is None:
+            self._require_reset()
         agent = self.agent_selection
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
-        self._require_live()
+        if self.game_state is None or not self.agents:  # the checks inline: every decision passes here
+            self._require_live()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -382,7 +385,7 @@ class RamsEnv(AECEnv):
         (ints, numpy integers, 0-d integer arrays such as SB3's ``predict``), bools excepted.
         """
         n = self.game.actions.size
-        value = integral_scalar(action)
+        value = action if type(action) is int else integral_scalar(action)  # the usual case without a call
         if value is None:
             raise IllegalActionError(
                 f"{agent}: action {action!r} is not an integer action id; legal: {self._legal_text()}")

@@ -2,9 +2,10 @@
 
 A game lists its per-player fields as :class:`SeatField` s with a getter on the state: a
 seat (a *marker*, one-hot over the players; None marks nobody) or one number per absolute
-seat, with the scale and offset that bring it into [0, 1]. The :class:`SeatBlock` encodes
-every field at once: one concatenated list, one array, one seat-relative permutation, so an
-observation costs a few numpy calls whatever the table size; the view gets the same fields
+seat, with the scale and offset that bring it into [0, 1]. The :class:`SeatBlock` keeps every
+observer's block ready (numeric fields scaled and in her relative seat order) and rewrites only the
+fields whose lists a move changed, so an observation costs one row copy and the markers whatever the
+table size; the view gets the same fields
 as relative seats (markers) or raw numbers in relative order. The block is one part of an
 :class:`~rams_env.core.observation_core.Observation`.
 """
@@ -38,8 +39,8 @@ class SeatField:
     ``offset + value / scale`` clipped to [0, 1]. ``view`` names the field in the view
     (None: the view leaves it out, usually because it shows the fact another way).
     ``reads`` names the state's per-seat lists a numeric field is a function of (with the
-    game's constants): the block's cache is keyed by their contents, so ``get`` runs only
-    when one of them changed. A numeric field that reads nothing else is keyed by ``get``.
+    game's constants): ``get`` runs only when one of them changed, and its scaled rows are cached by
+    its values. A numeric field that reads nothing declared is compared by ``get``'s value.
     """
 
     name: str
@@ -201,24 +202,23 @@ class SeatBlock:
         return [Field(f.name, self.n, f.doc) for f in self.fields]
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Callable:
-        start, encode = at[self.fields[0].name], self.encode
-        return lambda game, state, seat, out: encode(state, seat, out, start)
+        """Every field of the block into ``out`` at the block's place, in the observer's relative seat order."""
+        start, size, inputs, markers = at[self.fields[0].name], self.size, self._inputs, self._markers
+
+        def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+            now = inputs(state)
+            if now != self._last_inputs:  # most moves change none of the lists (compared, not hashed: fast)
+                self._refresh(state, now)
+            out[start:start + size] = self._current[seat]
+            for row, get in markers:
+                marked = get(state)
+                if marked is not None:
+                    out[start + row + (marked - seat) % n] = 1.0
+        return write
 
     def viewer(self, n: int) -> Callable:
         view = self.view
         return lambda game, state, seat, into: view(state, seat, into)
-
-    def encode(self, state: Any, seat: int, out: np.ndarray, start: int) -> None:
-        """Every field of the block into ``out[start:]``, in the observer's relative seat order."""
-        inputs = self._inputs(state)
-        if inputs != self._last_inputs:  # most moves change none of the lists (compared, not hashed: fast)
-            self._refresh(state, inputs)
-        out[start:start + self.size] = self._current[seat]
-        n = self.n
-        for row, get in self._markers:
-            marked = get(state)
-            if marked is not None:
-                out[start + row + (marked - seat) % n] = 1.0
 
     def _refresh(self, state: Any, inputs: tuple) -> None:
         """Bring ``_current`` to ``inputs``: a block seen before comes from the cache keyed by the inputs'
