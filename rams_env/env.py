@@ -171,10 +171,10 @@ class RamsEnv(AECEnv):
         self._paid = [0] * self.game.num_players  # scores already turned into rewards
         self._rewarded = False  # some reward of the last step was not 0
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._publish_infos()
         self._after_move()
@@ -184,8 +184,9 @@ class RamsEnv(AECEnv):
         cached = self._observed.get(agent)
         if cached is not None:
             return cached
-        self._require_reset("observe")
         state = self.game_state
+        if state is None:
+            self._require_reset("observe")
         if state.terminal:
             return self._observe_finished()[agent]
         seat = self._seat[agent]
@@ -208,15 +209,39 @@ class RamsEnv(AECEnv):
                           for agent, vector in zip(self.possible_agents, vectors, strict=True)}
         return self._observed
 
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's ``_was_dead_step`` where every agent's episode ends at once (rams ends a deal, or an
+        episode, for all): the agent steps out, the first agent left is selected next, and once none is left
+        the agent selected before the first stepped out, as PettingZoo's does, without a list of the
+        finished agents rebuilt at every step."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        for table in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+            del table[agent]
+        self.agents.remove(agent)
+        skipped = getattr(self, "_skip_agent_selection", None)
+        if self.agents:
+            if skipped is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = self.agents[0]
+        else:
+            if skipped is not None:
+                self.agent_selection = skipped
+            self._skip_agent_selection = None
+        self._clear_rewards()
+
     def last(self, observe: bool = True):
         """PettingZoo's ``last()``, written out (one call fewer per decision)."""
-        self._require_reset()
+        if self.game_state is None:
+            self._require_reset()
         agent = self.agent_selection
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
-        self._require_live()
+        if self.game_state is None or not self.agents:  # the checks inline: every decision passes here
+            self._require_live()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -360,7 +385,7 @@ class RamsEnv(AECEnv):
         (ints, numpy integers, 0-d integer arrays such as SB3's ``predict``), bools excepted.
         """
         n = self.game.actions.size
-        value = integral_scalar(action)
+        value = action if type(action) is int else integral_scalar(action)  # the usual case without a call
         if value is None:
             raise IllegalActionError(
                 f"{agent}: action {action!r} is not an integer action id; legal: {self._legal_text()}")

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 SUITS: tuple[str, ...] = ("c", "s", "h", "d")
 """Suit letters in canonical order: clubs/acorns, spades/leaves, hearts, diamonds/bells."""
 
@@ -100,12 +102,19 @@ class Pack:
     name: str
     cards: tuple[int, ...]
     index: dict[int, int] = field(init=False, repr=False, compare=False)
+    array: np.ndarray = field(init=False, repr=False, compare=False)
+    """The cards as an array, for :meth:`shuffled`."""
 
     def __post_init__(self) -> None:
         if len(set(self.cards)) != len(self.cards):
             raise CardError(f"pack {self.name} repeats a card")
         object.__setattr__(self, "cards", tuple(sorted(self.cards)))
         object.__setattr__(self, "index", {c: i for i, c in enumerate(self.cards)})
+        object.__setattr__(self, "array", np.array(self.cards, dtype=np.int64))
+
+    def shuffled(self, rng: np.random.Generator) -> list[int]:
+        """The cards in the order of one ``rng.permutation`` draw, as a new list (one numpy call, not one per card)."""
+        return self.array[rng.permutation(len(self.cards))].tolist()
 
     def __len__(self) -> int:
         return len(self.cards)

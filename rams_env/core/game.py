@@ -27,7 +27,7 @@ from rams_env.core.actions import ActionLayout
 from rams_env.core.cards import CardError, Pack, check_disjoint, code
 from rams_env.core.global_state import Place, state_layout
 from rams_env.core.observation import ObservationLayout
-from rams_env.core.perdeal import PER_DEAL, per_deal_dict, per_deal_list
+from rams_env.core.perdeal import PER_DEAL, Fresh, per_deal_dict, per_deal_list
 from rams_env.core.phases import PhaseTable
 from rams_env.core.rules import Rules, RulesError
 
@@ -83,14 +83,19 @@ class State:
     def clear_deal(self, redeal: bool = False) -> None:
         """Every per-deal field as a deal starts; ``redeal``: the cards are dealt again within the deal,
         the fields kept on a redeal stay."""
-        for f in fields(self):
-            fresh = f.metadata.get(PER_DEAL)
-            if fresh is not None and not (redeal and fresh.kept_on_redeal):
-                setattr(self, f.name, fresh.make(self.num_players))
+        for name, fresh in per_deal_fields(type(self)):
+            if not (redeal and fresh.kept_on_redeal):
+                setattr(self, name, fresh.make(self.num_players))
 
     def clone(self) -> State:
         """An independent copy (its generator too), for search and tests."""
         return copy.deepcopy(self)
+
+
+@functools.cache
+def per_deal_fields(state_type: type[State]) -> tuple[tuple[str, Fresh], ...]:
+    """The per-deal fields of a State class and how each starts a deal (read once per class, not per deal)."""
+    return tuple((f.name, f.metadata[PER_DEAL]) for f in fields(state_type) if PER_DEAL in f.metadata)
 
 
 def redeal_unseen(groups: Sequence[list[int]], rng: np.random.Generator) -> None:
@@ -270,12 +275,13 @@ class Game(ABC):
         Bad options raise :class:`OptionError` and leave ``rng`` as it was: the options are
         checked before anything is drawn, and the game's own checks of carried-over state
         (made while building the state) put the generator back, so a refused reset never
-        changes the deals that follow.
+        changes the deals that follow. (Without carry-over options or a fixed deal nothing can be refused
+        there, and the generator's state, which costs as much to read as a draw, is not saved.)
         """
         options = self._known_options(options)
         dealer = self._check_dealer(options.pop("dealer", None))
         deal = self.parse_deal(options.pop("deal")) if "deal" in options else None
-        saved = rng.bit_generator.state
+        saved = rng.bit_generator.state if options or deal is not None else None
         try:
             if dealer is None:
                 dealer = int(rng.integers(self.num_players))
@@ -283,7 +289,8 @@ class Game(ABC):
             state = self.new_session(rng, dealer, carry)
             self._start_deal(state, deal)
         except OptionError:
-            rng.bit_generator.state = saved
+            if saved is not None:
+                rng.bit_generator.state = saved
             raise
         return state
 
@@ -389,7 +396,7 @@ class Game(ABC):
         pack = self.pack()
         sizes = [hand_size] * self.num_players if isinstance(hand_size, int) else list(hand_size)
         if deal is None:
-            order = [pack.cards[i] for i in state.rng.permutation(len(pack))]
+            order = pack.shuffled(state.rng)
             hands, at = [], 0
             for size in sizes:
                 hands.append(order[at:at + size])

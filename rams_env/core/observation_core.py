@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from rams_env.core.cards import SUITS, Pack, codes
-from rams_env.core.encoding import seat_rows
+from rams_env.core.encoding import card_slots, seat_slots
 from rams_env.core.observation import Field, ObservationLayout
 from rams_env.core.observation_seats import SeatBlock
 
@@ -138,11 +138,11 @@ class Cards:
         return [Field(self.name, len(pack), self.doc)]
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
-        start, cards = at[self.name], self.cards
+        slot, cards = card_slots(at[self.name], index), self.cards
 
         def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
             for c in cards(game, state, seat):
-                out[start + index[c]] = 1.0
+                out[slot[c]] = 1.0
         return write
 
     def viewer(self, n: int) -> Viewer:
@@ -322,15 +322,15 @@ class Table:
                 Field("played", n * size, "every card each player has played this deal, per relative seat")]
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
-        trick_rows, played_rows = seat_rows(at["trick"], n, len(index)), seat_rows(at["played"], n, len(index))
+        trick_slots, played_slots = seat_slots(at["trick"], n, index), seat_slots(at["played"], n, index)
 
         def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
-            rows = trick_rows[seat]
+            slots = trick_slots[seat]
             for s, c in state.trick:
-                out[rows[s] + index[c]] = 1.0
-            for row, cards in zip(played_rows[seat], state.played, strict=True):
+                out[slots[s][c]] = 1.0
+            for slot, cards in zip(played_slots[seat], state.played, strict=True):
                 for c in cards:
-                    out[row + index[c]] = 1.0
+                    out[slot[c]] = 1.0
         return write
 
     def viewer(self, n: int) -> Viewer:

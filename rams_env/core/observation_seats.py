@@ -2,16 +2,17 @@
 
 A game lists its per-player fields as :class:`SeatField` s with a getter on the state: a
 seat (a *marker*, one-hot over the players; None marks nobody) or one number per absolute
-seat, with the scale and offset that bring it into [0, 1]. The :class:`SeatBlock` encodes
-every field at once: one concatenated list, one array, one seat-relative permutation, so an
-observation costs a few numpy calls whatever the table size; the view gets the same fields
+seat, with the scale and offset that bring it into [0, 1]. The :class:`SeatBlock` keeps every
+observer's block ready (numeric fields scaled and in her relative seat order) and rewrites only the
+fields whose lists a move changed, so an observation costs one row copy and the markers whatever the
+table size; the view gets the same fields
 as relative seats (markers) or raw numbers in relative order. The block is one part of an
 :class:`~rams_env.core.observation_core.Observation`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import chain
@@ -38,8 +39,8 @@ class SeatField:
     ``offset + value / scale`` clipped to [0, 1]. ``view`` names the field in the view
     (None: the view leaves it out, usually because it shows the fact another way).
     ``reads`` names the state's per-seat lists a numeric field is a function of (with the
-    game's constants): the block's cache is keyed by their contents, so ``get`` runs only
-    when one of them changed. A numeric field that reads nothing else is keyed by ``get``.
+    game's constants): ``get`` runs only when one of them changed, and its scaled rows are cached by
+    its values. A numeric field that reads nothing declared is compared by ``get``'s value.
     """
 
     name: str
@@ -120,53 +121,80 @@ TO_ACT = marker("to_act", TO_ACT_DOC, attrgetter("to_act"))
 DEALER = marker("dealer", DEALER_DOC, attrgetter("dealer"))
 
 
-def _block_inputs(numeric: Sequence[SeatField]) -> Callable[[Any], tuple]:
+def _block_inputs(numeric: Sequence[SeatField]) -> tuple[Callable[[Any], tuple], list[list[int]]]:
     """What the numeric fields' values are a function of: the per-seat lists they read (the state's own, once
-    each), then the values of each field that declares no ``reads``."""
+    each), then the values of each field that declares no ``reads``; and for each of those inputs, the indices
+    (in ``numeric``) of the fields that depend on it."""
     names = list(dict.fromkeys(name for f in numeric for name in f.reads))
-    unread = [f.get for f in numeric if not f.reads]
+    unread = [i for i, f in enumerate(numeric) if not f.reads]
+    readers = [[i for i, f in enumerate(numeric) if name in f.reads] for name in names] + [[i] for i in unread]
     if len(names) > 1:
         lists = attrgetter(*names)
     else:
         lists = (lambda s, get=attrgetter(names[0]): (get(s),)) if names else (lambda s: ())
     if not unread:
-        return lists
-    return lambda state: (*lists(state), *(get(state) for get in unread))
+        return lists, readers
+    gets = [numeric[i].get for i in unread]
+    return (lambda state: (*lists(state), *(get(state) for get in gets))), readers
+
+
+class FieldRows:
+    """One numeric field of a :class:`SeatBlock`: its scaled values in every observer's relative seat order
+    (one row per observer), cached by the values themselves (a field takes a few dozen distinct ones)."""
+
+    def __init__(self, field: SeatField, start: int, n: int, clip_at_zero: bool) -> None:
+        self.get, self.start, self.stop = field.get, start, start + n
+        self.scale, self.offset, self.clip_at_zero = float(field.scale), float(field.offset), clip_at_zero
+        self.order = np.array([[(seat + r) % n for r in range(n)] for seat in range(n)], dtype=np.intp)
+        self.cache: dict[tuple, np.ndarray] = {}
+
+    def rows(self, state: Any) -> np.ndarray:
+        """``offset + value / scale`` in [0, 1], row ``seat`` in ``seat``'s relative order (float32)."""
+        key = tuple(self.get(state))
+        rows = self.cache.get(key)
+        if rows is None:
+            if len(self.cache) >= SeatBlock.CACHE_LIMIT:
+                self.cache.clear()
+            scaled = np.array(key, dtype=np.float64)
+            np.divide(scaled, self.scale, out=scaled)  # divided, not multiplied: the same floats as x / scale
+            np.add(scaled, self.offset, out=scaled)
+            np.minimum(scaled, 1.0, out=scaled)
+            if self.clip_at_zero:
+                np.maximum(scaled, 0.0, out=scaled)
+            rows = self.cache[key] = scaled[self.order].astype(OBS_DTYPE)
+        return rows
 
 
 class SeatBlock:
     """The per-seat fields of one game at one table size, laid end to end in the vector.
 
     Markers (who leads, who acts, the dealer...) are written one element each. The numeric
-    fields change far more rarely than whose turn it is (a trick won, a fold, a knock), so
-    their scaled block is kept per distinct contents of the lists they read, already put in
-    each observer's relative seat order: an observation then costs one tuple of those
-    lists, one dict lookup, one slice copy and a few scalar writes, nearly the same at 3 and
-    at 8 players.
+    fields change far more rarely than whose turn it is (a trick won, a fold, a knock), and a
+    move changes one or two of them, so the block keeps every observer's current block (one
+    row per observer seat, in her relative seat order) and, when the lists the fields read
+    have changed since the last observation, rewrites only the fields that read a changed
+    list, each from its :class:`FieldRows` cache. An observation then costs one comparison
+    of those lists, one row copy and a few scalar writes, nearly the same at 3 and at 8 players.
     """
 
     per_seat = True
     CACHE_LIMIT = 4096
-    """Distinct keys kept (cleared when full; a deal visits a few dozen)."""
+    """Distinct blocks, and distinct values of each field, kept (cleared when full)."""
 
     def __init__(self, fields: Sequence[SeatField], n: int) -> None:
         self.fields, self.n = tuple(fields), n
         self.size = len(self.fields) * n
         numeric = [(row, f) for row, f in enumerate(self.fields) if not f.marker]
         self._markers = [(row * n, f.get) for row, f in enumerate(self.fields) if f.marker]
-        self._getters = [f.get for _, f in numeric]
-        self._inputs = _block_inputs([f for _, f in numeric])
+        self._inputs, self._readers = _block_inputs([f for _, f in numeric])
+        clip_at_zero = any(f.offset for _, f in numeric)  # only offset fields (net results) go below 0
+        self._numeric = [FieldRows(f, row * n, n, clip_at_zero) for row, f in numeric]
         self._last_inputs: tuple | None = None
-        """The inputs of the last block encoded (copied), and that block: consecutive positions mostly share it."""
-        self._last_blocks: np.ndarray | None = None
-        self._rows = np.array([row * n + s for row, _ in numeric for s in range(n)], dtype=np.intp)
-        self._scale = np.repeat([float(f.scale) for _, f in numeric], n)
-        self._offset = np.repeat([float(f.offset) for _, f in numeric], n)
-        self._signed = any(f.offset for _, f in numeric)  # only offset fields (net results) go below 0
-        self._relative = np.array([[row * n + (seat + r) % n for row in range(len(self.fields)) for r in range(n)]
-                                   for seat in range(n)])
+        """The inputs ``_current`` was written from (copied: the state's lists change in place)."""
+        self._current = np.zeros((n, self.size), dtype=OBS_DTYPE)
+        """Each observer seat's block as of ``_last_inputs`` (one row per observer), markers 0."""
         self._blocks: dict[tuple, np.ndarray] = {}
-        """key -> the block for every observer seat, one row each (float32, as the observation holds it)."""
+        """The inputs' contents -> ``_current`` for them (never written to once stored)."""
         self._viewed = [(f.view_key, f.get, f.marker) for f in self.fields if f.view_key is not None]
 
     # ---------------------------------------------------- as a part of an Observation
@@ -174,50 +202,47 @@ class SeatBlock:
         return [Field(f.name, self.n, f.doc) for f in self.fields]
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Callable:
-        start, encode = at[self.fields[0].name], self.encode
-        return lambda game, state, seat, out: encode(state, seat, out, start)
+        """Every field of the block into ``out`` at the block's place, in the observer's relative seat order."""
+        start, size, inputs, markers = at[self.fields[0].name], self.size, self._inputs, self._markers
+
+        def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
+            now = inputs(state)
+            if now != self._last_inputs:  # most moves change none of the lists (compared, not hashed: fast)
+                self._refresh(state, now)
+            out[start:start + size] = self._current[seat]
+            for row, get in markers:
+                marked = get(state)
+                if marked is not None:
+                    out[start + row + (marked - seat) % n] = 1.0
+        return write
 
     def viewer(self, n: int) -> Callable:
         view = self.view
         return lambda game, state, seat, into: view(state, seat, into)
 
-    def encode(self, state: Any, seat: int, out: np.ndarray, start: int) -> None:
-        """Every field of the block into ``out[start:]``, in the observer's relative seat order."""
-        inputs = self._inputs(state)
-        if inputs != self._last_inputs:  # most moves change none of the lists (compared, not hashed: fast)
-            self._last_blocks = self._blocks_of(inputs, state)
-            self._last_inputs = tuple(map(list, inputs))  # a copy: the state's lists change in place
-        out[start:start + self.size] = self._last_blocks[seat]
-        n = self.n
-        for row, get in self._markers:
-            marked = get(state)
-            if marked is not None:
-                out[start + row + (marked - seat) % n] = 1.0
-
-    def _blocks_of(self, inputs: tuple, state: Any) -> np.ndarray:
-        """The block for every observer seat (one row each), from the cache keyed by the inputs' contents."""
+    def _refresh(self, state: Any, inputs: tuple) -> None:
+        """Bring ``_current`` to ``inputs``: a block seen before comes from the cache keyed by the inputs'
+        contents; a new one is the current block with the fields that read a changed input rewritten."""
         key = tuple(chain.from_iterable(inputs))
         blocks = self._blocks.get(key)
         if blocks is None:
+            blocks = self._current.copy()
+            for f in self._stale(inputs):
+                field = self._numeric[f]
+                blocks[:, field.start:field.stop] = field.rows(state)
             if len(self._blocks) >= self.CACHE_LIMIT:
                 self._blocks.clear()
-            blocks = self._blocks[key] = self._scaled(state)[self._relative].astype(OBS_DTYPE)
-        return blocks
+            self._blocks[key] = blocks
+        self._current = blocks
+        self._last_inputs = tuple(map(list, inputs))
 
-    def _scaled(self, state: Any) -> np.ndarray:
-        """The numeric fields in absolute seat order, ``offset + value / scale`` in [0, 1]; markers 0."""
-        values: list = []
-        for get in self._getters:
-            values += get(state)
-        scaled = np.array(values, dtype=np.float64)
-        np.divide(scaled, self._scale, out=scaled)  # divided, not multiplied: the same floats as x / scale
-        np.add(scaled, self._offset, out=scaled)
-        np.minimum(scaled, 1.0, out=scaled)
-        if self._signed:
-            np.maximum(scaled, 0.0, out=scaled)
-        block = np.zeros(self.size)
-        block[self._rows] = scaled
-        return block
+    def _stale(self, inputs: tuple) -> Iterable[int]:
+        """The numeric fields that read an input that differs from ``_last_inputs`` (all of them at first)."""
+        last = self._last_inputs
+        if last is None:
+            return range(len(self._numeric))
+        return {f for readers, now, before in zip(self._readers, inputs, last, strict=True) if now != before
+                for f in readers}
 
     def view(self, state: Any, seat: int, into: dict[str, Any]) -> None:
         """The viewed fields into ``into``: relative seats for markers, raw values in relative order."""
