@@ -34,7 +34,9 @@ def start_ray(address: str, num_cpus: int, root: str) -> None:
     if address:
         ray.init(address=address, runtime_env=runtime, log_to_driver=False)
     else:
-        ray.init(num_cpus=num_cpus or None, include_dashboard=False, runtime_env=runtime, log_to_driver=False)
+        # "local": a new Ray here, even where a cluster started by ``ray start`` was (or is) recorded
+        ray.init(address="local", num_cpus=num_cpus or None, include_dashboard=False, runtime_env=runtime,
+                 log_to_driver=False)
 
 
 def algorithm_config(config: TrainConfig, tables: list[TableSpec], general: bool) -> AlgorithmConfig:
@@ -48,7 +50,7 @@ def algorithm_config(config: TrainConfig, tables: list[TableSpec], general: bool
     algo = (algo.environment(RamsMultiAgentEnv, env_config=env)
             .framework("torch")
             .env_runners(num_env_runners=r.num_env_runners, num_envs_per_env_runner=r.envs_per_runner,
-                         rollout_fragment_length=r.rollout_fragment_length or "auto",
+                         rollout_fragment_length=fragment_length(r),
                          num_cpus_per_env_runner=1)
             .multi_agent(policies=set(ids), policy_mapping_fn=module_of, policies_to_train=[LEARNER])
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(ids, module)))
@@ -56,6 +58,16 @@ def algorithm_config(config: TrainConfig, tables: list[TableSpec], general: bool
             .training(**training_settings(config))
             .debugging(seed=config.seed, log_level="ERROR"))
     return algo
+
+
+ASYNC_FRAGMENT = 50
+"""APPO's and IMPALA's default steps per runner and env between sends: they take no "auto" (minibatch_size
+must be a multiple)."""
+
+
+def fragment_length(r) -> int | str:
+    """``rollout_fragment_length`` 0 is RLlib's "auto" for PPO, :data:`ASYNC_FRAGMENT` for APPO and IMPALA."""
+    return r.rollout_fragment_length or ("auto" if r.algorithm == "ppo" else ASYNC_FRAGMENT)
 
 
 def _algorithm_class(name: str) -> type[AlgorithmConfig]:
