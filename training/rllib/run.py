@@ -15,7 +15,6 @@ learner and every snapshot slot, the step count and the evaluation history; Adam
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +24,8 @@ from agents.checkpoint.fit import fit_weights
 from agents.checkpoint.format import CheckpointError, load_checkpoint
 from evaluation.duplicate import MatchResult
 from training.batched.network import ActorCritic
-from training.batched.run import crossed
-from training.batched.run_eval import evaluate_weights
-from training.batched.run_log import ScalarLog, open_writer
+from training.batched.run import BatchedRun, crossed
+from training.batched.run_log import ScalarLog
 from training.config import TrainConfig, as_dict
 from training.rllib.algorithm import algorithm_config, start_ray
 from training.rllib.export import module_weights, save_rams_checkpoint, table_meta
@@ -35,8 +33,7 @@ from training.rllib.seats import LEARNER, module_ids
 from training.run_report import results_table, write_results
 from training.run_state import check_run_meta
 from training.rundir import LAST
-from training.stopping import StopRequest, armed, save_at_end
-from training.tables import config_table, distinct, resolve_tables
+from training.tables import config_table, resolve_tables
 
 ROOT = str(Path(__file__).resolve().parents[2])
 """The rams checkout local Ray workers import from."""
@@ -46,8 +43,9 @@ LOGGED = ("env_runners/episode_len_mean", "env_runners/num_env_steps_sampled_lif
 """RLlib figures logged under ``rllib/`` beside the learner module's own (losses, entropy, returns)."""
 
 
-class RLlibRun:
-    """One RLlib training run: Ray, the algorithm, checkpoints, evaluations and logs (see the module docstring)."""
+class RLlibRun(BatchedRun):
+    """One RLlib training run: Ray, the algorithm, checkpoints, evaluations and logs (see the module docstring);
+    the batched run's loop (``train``) and evaluations (``evaluate``) around RLlib's iterations."""
 
     def __init__(self, config: TrainConfig, quiet: bool = False) -> None:
         self.config, self.quiet = config, quiet
@@ -58,12 +56,16 @@ class RLlibRun:
         self.general = config.rllib.general or len(self.tables) > 1
         start_ray(config.rllib.address, config.rllib.num_cpus, ROOT)
         self.algo = algorithm_config(config, self.tables, self.general).build_algo()
-        self.steps = 0  # the learner module's decisions
+        self._steps = 0  # the learner module's decisions
         self.history: list[dict[str, Any]] = []
         self.checkpointed = 0
         self.warm_metrics = None  # the SB3 path's warm start; this trainer has none
         self.log = ScalarLog(None, lambda: self.steps)
         self.set_learner(self.weights())  # every snapshot slot starts as the initial network
+
+    @property
+    def steps(self) -> int:
+        return self._steps
 
     def weights(self) -> dict[str, Any]:
         """The learner module's weights (``net.`` + rams' state_dict names)."""
@@ -93,16 +95,11 @@ class RLlibRun:
                 "tables": [t.label() for t in self.tables], "evaluation": self.history[-1] if self.history else None,
                 "history": self.history, "config": as_dict(cfg)}
 
-    def save(self, name: str | Path, optimizer: bool = True) -> Path:
+    def save(self, name: str | Path, optimizer: bool = True, trainer: bool = False) -> Path:
         """The learner's weights as a rams checkpoint in the run folder (``name``) or anywhere (a path);
-        ``optimizer`` is accepted for cli/train.py's sake: RLlib's optimizer state is not exported."""
+        ``optimizer`` and ``trainer`` are accepted for the callers' sake: RLlib's state is not exported."""
         target = Path(name) if Path(name).parent != Path(".") else self.out / name
         return save_rams_checkpoint(target, self.meta(), self.weights())
-
-    def checkpoint(self) -> Path:
-        path = self.save(LAST)
-        self.checkpointed = self.steps
-        return path
 
     def resume(self) -> None:
         """Weights, steps and history from ``last.zip`` (checked against this run's network first)."""
@@ -116,31 +113,14 @@ class RLlibRun:
         probe = ActorCritic(meta["observation_size"], meta["action_size"], meta["net_arch"])
         fit_weights(probe, state, path)
         self.set_learner(module_weights(probe.state_dict()), learner=True)
-        self.steps, self.history = int(meta["steps"]), list(meta.get("history", []))
+        self._steps, self.history = int(meta["steps"]), list(meta.get("history", []))
         self.checkpointed = self.steps
-
-    def warm_start(self) -> None:
-        return None
-
-    def train(self, stop: StopRequest | None = None) -> None:
-        """``algo.train()`` up to ``total_timesteps`` learner decisions, then ``last.zip``."""
-        cfg = self.config
-        self.log.writer = self.log.writer or open_writer(self.out / "tb", cfg)
-        bar = tqdm(total=cfg.total_timesteps, initial=min(self.steps, cfg.total_timesteps), unit="step",
-                   desc=f"training {cfg.game} (rllib {cfg.rllib.algorithm})", disable=self.quiet, dynamic_ncols=True)
-        with armed(stop):
-            try:
-                while self.steps < cfg.total_timesteps and not (stop is not None and stop.requested):
-                    self.iterate(bar)
-            finally:
-                bar.close()
-        save_at_end(stop, self.checkpoint, lambda: self.checkpointed)
 
     def iterate(self, bar: tqdm) -> dict[str, Any]:
         """One ``algo.train()``; then the snapshots, evaluations and checkpoints due."""
         cfg, before = self.config, self.steps
         result = self.algo.train()
-        self.steps = before + int(result["env_runners"].get("num_module_steps_sampled", {}).get(LEARNER, 0))
+        self._steps = before + int(result["env_runners"].get("num_module_steps_sampled", {}).get(LEARNER, 0))
         self.log_result(result)
         bar.update(min(self.steps, bar.total) - bar.n)
         if crossed(before, self.steps, cfg.snapshot_every):
@@ -164,22 +144,6 @@ class RLlibRun:
             value = dig(result, path)
             if isinstance(value, (int, float)):
                 self.log.record(f"rllib/{path.rsplit('/', 1)[1]}", value)
-
-    def evaluate(self, deals: int | None = None, progress: bool = False) -> list[MatchResult]:
-        """Duplicate deals of the learner's current weights (as a checkpoint agent) against each baseline."""
-        cfg = self.config
-        extra = resolve_tables(cfg.eval.tables, cfg.game, cfg.num_players, cfg.rules, "eval.tables") \
-            if cfg.eval.tables else []
-        with tempfile.TemporaryDirectory(prefix="rams-eval-") as tmp:
-            weights = self.save(Path(tmp) / "weights.zip")
-            played = evaluate_weights(weights, cfg, distinct([self.home, *extra]), deals or cfg.eval.deals, progress)
-        results = played[self.home.label()]
-        entry: dict[str, Any] = {"steps": self.steps, "results": [r.as_dict() for r in results]}
-        if extra:
-            entry["tables"] = {label: [r.as_dict() for r in rs] for label, rs in played.items()}
-        self.history.append(entry)
-        self.log.evaluation(entry)
-        return results
 
     def report(self, results: list[MatchResult], seconds: float) -> str:
         cfg = self.config
