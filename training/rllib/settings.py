@@ -16,7 +16,9 @@ class RLlibConfig:
     num_cpus: int = 0  # local Ray only: CPUs Ray may use (0: all of this machine's)
     num_env_runners: int = 1  # sampling processes (each one CPU); 0 samples in the driver
     envs_per_runner: int = 4  # envs stepped side by side in each runner (one batched forward per step)
-    rollout_fragment_length: int = 0  # steps per runner and env between sends (0: RLlib's "auto")
+    # steps per runner and env between sends (0: RLlib's "auto" for PPO, 50 for APPO / IMPALA, which need a number
+    # that divides minibatch_size)
+    rollout_fragment_length: int = 0
     train_batch_size: int = 2000  # env steps (all modules' decisions) per update
     minibatch_size: int = 256
     num_epochs: int = 4  # passes over each train batch (PPO); IMPALA and APPO make one
