@@ -97,12 +97,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def make_run(config, quiet: bool):
-    """The run of the config's ``trainer``: SB3 MaskablePPO in one seat (training/train.py) or batched
-    self-play (training/batched/run.py); both answer the calls below."""
+    """The run of the config's ``trainer``: SB3 MaskablePPO in one seat (training/train.py), batched
+    self-play (training/batched/run.py) or Ray RLlib (training/rllib/run.py); all answer the calls below."""
     if config.trainer == "batched":
         from training.batched.run import BatchedRun
 
         return BatchedRun(config, quiet=quiet)
+    if config.trainer == "rllib":
+        from training.rllib.run import RLlibRun
+
+        return RLlibRun(config, quiet=quiet)
     from training.train import Run
 
     return Run(config, quiet=quiet)

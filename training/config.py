@@ -72,7 +72,8 @@ class TrainConfig:
     """One self-play training run."""
 
     # "sb3": MaskablePPO in one seat of the AEC env (training/train.py, the reference path); "batched": PPO
-    # self-play on the batched engine, every seat a league member (training/batched/, section ``batched``)
+    # self-play on the batched engine, every seat a league member (training/batched/, section ``batched``);
+    # "rllib": Ray RLlib, on this machine or a cluster (training/rllib/, section ``rllib``, the rllib extra)
     trainer: str = "sb3"
     game: str = "toepen"
     num_players: int | None = None  # the game's default table when None
@@ -102,10 +103,13 @@ class TrainConfig:
     # batched trainer: the learner's settings (training/batched/learner.py BatchedConfig documents each);
     # built when the trainer is batched or the config has the section
     batched: Any = None
+    # rllib trainer: algorithm, env runners, cluster address, batch sizes (training/rllib/settings.py)
+    rllib: Any = None
 
     def __post_init__(self) -> None:
-        if self.batched is None and self.trainer == "batched":
-            self.batched = batched_config_class()()
+        for name, section in LAZY_SECTIONS.items():
+            if getattr(self, name) is None and self.trainer == name:
+                setattr(self, name, section()())
 
     def validate(self) -> None:
         import rams_env
@@ -130,9 +134,9 @@ class TrainConfig:
         """``tables`` and ``eval.tables`` must name tables the game plays; the learner checks its own section."""
         from training.tables import TableError, resolve_tables
 
-        if self.trainer == "batched" and self.warm_start.teacher:
-            raise ConfigError("warm_start: the sb3 trainer's imitation warm start; the batched trainer has none "
-                              "(--set warm_start.teacher='')")
+        if self.trainer != "sb3" and self.warm_start.teacher:
+            raise ConfigError(f"warm_start: the sb3 trainer's imitation warm start; the {self.trainer} trainer has "
+                              f"none (--set warm_start.teacher='')")
 
         try:
             resolve_tables(self.tables, self.game, self.num_players, self.rules)
@@ -140,12 +144,15 @@ class TrainConfig:
                 resolve_tables(self.eval.tables, self.game, self.num_players, self.rules, where="eval.tables")
         except TableError as err:
             raise ConfigError(str(err)) from None
-        check = getattr(self.batched, "validate", None)
-        if check is not None:
-            try:
-                check()
-            except (TypeError, ValueError) as err:
-                raise ConfigError(f"batched: {err}") from None
+        for name in LAZY_SECTIONS:
+            check = getattr(getattr(self, name), "validate", None)
+            if check is not None:
+                try:
+                    check()
+                except (TypeError, ValueError) as err:
+                    raise ConfigError(f"{name}: {err}") from None
+        if self.trainer == "rllib" and self.snapshot_sampling != "recent":
+            raise ConfigError("snapshot_sampling: the rllib trainer's snapshots are drawn by the recent rule only")
 
     def _validate_pool_evaluation(self) -> None:
         """The snapshot sampling rule and the ratings' deal count."""
@@ -201,7 +208,7 @@ class TrainConfig:
             raise ConfigError(f"warm_start.teacher: {err}") from None
 
 
-TRAINERS = ("sb3", "batched")
+TRAINERS = ("sb3", "batched", "rllib")
 
 
 def batched_config_class() -> type:
@@ -211,12 +218,23 @@ def batched_config_class() -> type:
     return BatchedConfig
 
 
+def rllib_config_class() -> type:
+    """The rllib trainer's settings (plain data; its trainer, not this class, needs Ray)."""
+    from training.rllib.settings import RLlibConfig
+
+    return RLlibConfig
+
+
+LAZY_SECTIONS = {"batched": batched_config_class, "rllib": rllib_config_class}
+"""Sections of one trainer, built when the config names that trainer or has the section (else None)."""
+
+
 def sections(cls) -> dict[str, type]:
     """The nested sections of a config dataclass: fields whose default is itself a dataclass."""
     found = {f.name: type(f.default_factory()) for f in dataclasses.fields(cls)
              if f.default_factory is not dataclasses.MISSING and dataclasses.is_dataclass(f.default_factory())}
     if cls is TrainConfig:
-        found["batched"] = batched_config_class
+        found.update(LAZY_SECTIONS)
     return found
 
 
@@ -227,10 +245,10 @@ def _build(cls, data: dict[str, Any], where: str):
         raise ConfigError(f"unknown key {', '.join(map(repr, unknown))} in {where}; valid: {', '.join(sorted(names))}")
     values = {key: _coerce(cls, key, value, where) for key, value in data.items()}
     for key, section in sections(cls).items():
-        if key in values and not (key == "batched" and values[key] is None):
+        if key in values and not (key in LAZY_SECTIONS and values[key] is None):
             if not isinstance(values[key], dict):
                 raise ConfigError(f"{where}.{key} must be a mapping")
-            section = section() if section is batched_config_class else section
+            section = section() if key in LAZY_SECTIONS and cls is TrainConfig else section
             values[key] = _build(section, values[key], f"{where}.{key}")
     return cls(**values)
 
