@@ -32,6 +32,7 @@ COMMANDS = {  # name: (module with main(argv), module that checks argv cheaply f
     "play": ("cli.play", None, "play a session in the terminal against scripted or trained agents"),
     "exploit": ("cli.exploit", None, "train a best response against a frozen agent and report its gain"),
     "bluff": ("cli.bluff", None, "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
+    "serve": ("cli.serve", None, "the card table in the browser: play agents, watch them, replay deal records"),
 }
 
 
