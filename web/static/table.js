@@ -163,6 +163,7 @@ function seatBox(message, r) {
   const facts = [];
   for (const key of [...setup.per_seat, "bids", "signals"]) {
     if (key === "tricks_won" || !Array.isArray(view[key]) || view[key].length !== n) continue;
+    if (view[key].every((v) => v === true)) continue; // "in play" for everyone says nothing
     const value = view[key][r];
     if (value === false || value === 0 || value === "none" || value === null) continue;
     facts.push(value === true ? key.replace("_", " ") : `${key.replace("_", " ")} ${shown(value)}`);
