@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rams_env.core.keyvalue import parse_assignments
 from web.table import Setup
 
 SETUP_KEYS = {"game": str, "preset": (str, type(None)), "players": (int, type(None)), "seat": (int, type(None)),
-              "opponents": list, "seed": (int, type(None)), "pace": (int, float), "rules": dict}
-"""What ``POST /api/tables`` takes (docs/web.md); ``game`` is required, ``seat`` null spectates."""
+              "opponents": list, "seed": (int, type(None)), "pace": (int, float), "rules": str}
+"""What ``POST /api/tables`` takes (docs/web.md); ``game`` is required, ``seat`` null spectates, ``rules`` is
+``key=value`` text (``"lives=5 knock_timing=any_time"``) as on the command line."""
 PACE_RANGE = (0.0, 10.0)
 """Seconds between two agents' moves."""
 DEFAULT_PACE = 0.7
@@ -47,7 +49,7 @@ def read_setup(data: Any) -> tuple[Setup, float]:
     seed = values.get("seed")
     if seed is not None and not 0 <= seed < 2**31:
         raise RequestError(f"'seed' must be 0 to {2**31 - 1}, got {seed}")
-    rules = tuple(sorted(values.get("rules", {}).items()))
+    rules = tuple(sorted(parse_assignments(values.get("rules", "").split(), "rule option", RequestError).items()))
     setup = Setup(values["game"], values.get("players"), values.get("preset") or None, tuple(opponents),
                   values.get("seat", 0), seed, rules)
     return setup, pace

@@ -86,7 +86,7 @@ def chromium() -> Iterator:
 
 
 def open_table(page, url: str, game: str = "toepen", preset: str | None = None, seat: str = "0",
-               pace: str = "0", seed: str = "5", opponents: list[str] | None = None) -> None:
+               pace: str = "0", seed: str = "5", opponents: list[str] | None = None, rules: str = "") -> None:
     """Fill the page's set-up form and open the table."""
     page.goto(url)
     page.select_option("#game", game)
@@ -97,6 +97,7 @@ def open_table(page, url: str, game: str = "toepen", preset: str | None = None, 
         page.locator("#opponents input").nth(i).fill(spec)
     page.fill("#pace", pace)
     page.fill("#seed", seed)
+    page.fill("#rules", rules)
     page.click("#open")
     page.wait_for_selector("#table-view:not([hidden])")
 

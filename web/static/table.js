@@ -87,6 +87,7 @@ async function openTable(event) {
     game: $("#game").value, preset: $("#preset").value, players: Number($("#players").value),
     seat: seat === "spectate" ? null : Number(seat), pace: Number($("#pace").value),
     opponents: [...document.querySelectorAll("#opponents input")].map((i) => i.value.trim()),
+    rules: $("#rules").value.trim(),
   };
   if ($("#seed").value !== "") body.seed = Number($("#seed").value);
   const reply = await fetch("/api/tables", { method: "POST", body: JSON.stringify(body) });
@@ -269,6 +270,7 @@ function render(message) {
   $("#title").textContent = `${setup.game}${setup.preset ? ` (${setup.preset})` : ""}, ${setup.players} players, ` +
     `${setup.rules}${message.deals_played ? `, ${message.deals_played} deal(s) played` : ""}`;
   document.body.dataset.legal = message.legal.map((m) => m.label).join("|");
+  document.body.dataset.version = String(Number(document.body.dataset.version || 0) + 1);
   document.body.dataset.state = message.session_over ? "over" : message.settlement ? "settled" :
     message.legal.length ? "mine" : "waiting";
   $("#seats").replaceChildren(...Array.from({ length: setup.players }, (_, r) => seatBox(message, r)));
