@@ -103,3 +103,25 @@ def test_not_json_is_refused(tmp_path):
         records.load(tmp_path / "bad.json")
     with pytest.raises(RecordError, match="cannot read"):
         records.load(tmp_path / "missing.json")
+
+
+def test_evaluate_and_bluff_write_records_that_replay(tmp_path):
+    from evaluation.bluff.record import record_deals
+    from evaluation.bluff.winchance import WinChance
+    from evaluation.tournament import Plan, Setting, run_tournament
+
+    plan = Plan(Setting("mauscheln"), ("heuristic", "random"), deals=2, seed=1, records=str(tmp_path / "ev"))
+    run_tournament(plan, progress=False)
+    written = sorted((tmp_path / "ev").glob("*.json"))
+    assert len(written) == 2 * 2 * 4  # deals x seatings of the pair at four seats
+    for path in written:
+        record = records.load(path)
+        assert records.replay(record).scores == record["deals"][-1]["result"]  # one deal per game
+        assert sorted(set(record["players"])) == ["heuristic", "random"]
+    game = rams_env.make_game("toepen")
+    record_deals(game, "heuristic:bluffer", "heuristic", range(2), WinChance(game, samples=2), seed=0,
+                 records_to=str(tmp_path / "bl"))
+    written = sorted((tmp_path / "bl").glob("*.json"))
+    assert [p.name for p in written] == ["heuristic_bluffer_deal00000.json", "heuristic_bluffer_deal00001.json"]
+    for path in written:
+        assert records.replay(records.load(path)).terminal
