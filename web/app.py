@@ -122,7 +122,7 @@ async def catalog_route(request: Request) -> JSONResponse:
 async def open_route(request: Request) -> JSONResponse:
     try:
         setup, pace = read_setup(await read_json(request))
-        table = open_table(setup)
+        table = await asyncio.to_thread(open_table, setup)  # a checkpoint loads torch: the other tables go on
         request.app.state.tables.open(table, pace)
     except (RequestError, SetupError) as err:
         return error(str(err))

@@ -8,6 +8,7 @@ installs it under CI). Without it the tests fail under CI (CI=true) and skip loc
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -87,7 +88,9 @@ def chromium() -> Iterator:
 
 def open_table(page, url: str, game: str = "toepen", preset: str | None = None, seat: str = "0",
                pace: str = "0", seed: str = "5", opponents: list[str] | None = None, rules: str = "") -> None:
-    """Fill the page's set-up form and open the table."""
+    """Fill the page's set-up form and open the table (a table the page was at is left, not resumed)."""
+    page.goto(url)
+    page.evaluate("localStorage.clear()")
     page.goto(url)
     page.select_option("#game", game)
     if preset:
@@ -99,18 +102,63 @@ def open_table(page, url: str, game: str = "toepen", preset: str | None = None, 
     page.fill("#seed", seed)
     page.fill("#rules", rules)
     page.click("#open")
-    page.wait_for_selector("#table-view:not([hidden])")
+    page.wait_for_selector("#table-view:not([hidden])", timeout=120_000)  # a trained agent loads torch first
+
+
+def play_until(page, done: str, limit: int = 400) -> None:
+    """Click the first legal card or move (and 'next deal') until the JavaScript condition ``done`` holds."""
+    for _ in range(limit):
+        page.wait_for_function("['mine', 'settled', 'over'].includes(document.body.dataset.state)")
+        if page.evaluate(done):
+            return
+        state = page.evaluate("document.body.dataset.state")
+        if state == "over":
+            raise RuntimeError("the session ended first")
+        before = page.evaluate("Number(document.body.dataset.version)")
+        target = "#next-deal" if state == "settled" else (
+            "#hand .card.legal" if page.locator("#hand .card.legal").count() else "#moves button")
+        page.locator(target).first.click()
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    raise RuntimeError(f"never got to {done}")
+
+
+MID_TRICK = "document.body.dataset.state === 'mine' && document.querySelectorAll('#trick .card').length >= 2"
+SETTLED = "document.body.dataset.state === 'settled'"
+
+
+def shoot(page, name: str) -> None:
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(DOCS / name))
+    print("wrote", DOCS / name)
 
 
 def main() -> None:
     """The screenshots of docs/web.md, at a laptop's size."""
+    import tempfile
+
     DOCS.mkdir(parents=True, exist_ok=True)
     with live_server() as url, chromium() as browser:
         page = browser.new_page(viewport=LAPTOP)
-        open_table(page, url, seed="11", pace="0.05")
-        page.wait_for_function("document.body.dataset.state === 'mine'")
-        page.screenshot(path=str(DOCS / "toepen-table.png"))
-        print("wrote", DOCS / "toepen-table.png")
+        open_table(page, url, seed="11", pace="0.02", opponents=["heuristic:bluffer", "pretrained", "heuristic:caller"])
+        play_until(page, MID_TRICK)
+        shoot(page, "toepen-table.png")
+        play_until(page, SETTLED)
+        shoot(page, "toepen-settlement.png")
+        record = page.request.get(url + page.get_attribute("#save-record", "href")).json()
+        open_table(page, url, game="mauscheln", seed="4", pace="0.02")
+        play_until(page, MID_TRICK)
+        shoot(page, "mauscheln-table.png")
+        open_table(page, url, game="tippen", seat="spectate", seed="2", pace="0.25")
+        page.wait_for_timeout(3500)
+        shoot(page, "spectator.png")
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(record, f)
+        page.set_input_files("#record-file", f.name)
+        page.wait_for_selector("#replay-controls:not([hidden])")
+        for _ in range(14):
+            page.click("#replay-next")
+        shoot(page, "replay.png")
+        os.unlink(f.name)
 
 
 if __name__ == "__main__":

@@ -90,8 +90,13 @@ async function openTable(event) {
     rules: $("#rules").value.trim(),
   };
   if ($("#seed").value !== "") body.seed = Number($("#seed").value);
+  const button = $("#open");
+  button.disabled = true;
+  button.textContent = "Opening the table (a trained agent takes a few seconds to load)...";
   const reply = await fetch("/api/tables", { method: "POST", body: JSON.stringify(body) });
   const data = await reply.json();
+  button.disabled = false;
+  button.textContent = "Open the table";
   if (!reply.ok) {
     alert(data.error);
     return;
@@ -139,7 +144,7 @@ function showTable() {
 
 function seatPosition(r, n) {
   const angle = Math.PI / 2 + (2 * Math.PI * r) / n; // 0 at the bottom, then clockwise
-  return { x: 50 + 40 * Math.cos(angle), y: 47 + 37 * Math.sin(angle) };
+  return { x: 50 + 37 * Math.cos(angle), y: 47 + 37 * Math.sin(angle) };
 }
 
 function shown(value) {
