@@ -174,3 +174,27 @@ def test_replay_of_a_record_and_of_a_tampered_one(client):
     refused = client.post("/api/replay", content=json.dumps(record))
     assert refused.status_code == 400 and "is to act" in refused.json()["error"]
     assert client.post("/api/replay", content=b"{oops").status_code == 400
+
+
+def test_finished_tables_make_room(client, monkeypatch):
+    import web.app
+
+    monkeypatch.setattr(web.app, "MAX_TABLES", 2)
+    done = open_table(client, game="toepen", rules="lives=2")
+    with client.websocket_connect(f"/ws/{done}") as ws:
+        play_session(ws)
+    open_table(client, game="toepen")
+    third = open_table(client, game="toepen")  # the finished table is forgotten to make room
+    assert client.get(f"/api/tables/{done}/record").status_code == 404
+    refused = client.post("/api/tables", json={"game": "toepen"})
+    assert refused.status_code == 400 and "under way" in refused.json()["error"]
+    assert third
+
+
+def test_rams_serve_command_line(capsys):
+    from cli.main import main
+
+    assert main(["serve", "--help"]) == 0
+    assert "127.0.0.1" in capsys.readouterr().out
+    assert main(["serve", "--port", "0"]) == 2
+    assert "--port 0" in capsys.readouterr().err

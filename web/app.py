@@ -58,11 +58,20 @@ class Tables:
 
     def open(self, table: LiveTable, pace: float) -> Seat:
         if len(self.by_token) >= MAX_TABLES:
-            raise SetupError(f"{MAX_TABLES} tables are open on this server; restart it to clear them")
+            self.drop_finished()
+        if len(self.by_token) >= MAX_TABLES:
+            raise SetupError(f"{MAX_TABLES} tables are under way on this server; finish one or restart the server")
         seat = Seat(table, pace)
         self.by_token[table.token] = seat
         seat.task = asyncio.get_running_loop().create_task(drive(seat))
         return seat
+
+    def drop_finished(self) -> None:
+        """Forget the tables whose session is over (their records go with them)."""
+        for token in [t for t, seat in self.by_token.items() if seat.table.state.terminal]:
+            task = self.by_token.pop(token).task
+            if task is not None:
+                task.cancel()
 
     def get(self, token: str) -> Seat | None:
         return self.by_token.get(token) if isinstance(token, str) else None
