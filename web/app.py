@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from web.catalog import catalog
-from web.messages import primer, table_message
+from web.messages import table_message
 from web.replay import frames
 from web.requests import RequestError, read_move, read_setup
 from web.table import LiveTable, MoveError, SetupError, open_table
@@ -135,7 +135,7 @@ async def open_route(request: Request) -> JSONResponse:
         request.app.state.tables.open(table, pace)
     except (RequestError, SetupError) as err:
         return error(str(err))
-    return JSONResponse({"token": table.token, "primer": primer(table.game)})
+    return JSONResponse({"token": table.token})
 
 
 async def record_route(request: Request) -> JSONResponse:

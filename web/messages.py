@@ -87,8 +87,3 @@ def table_message(table: LiveTable, viewer: int | None) -> dict[str, Any]:
     if viewer is None:  # a table of agents: every card is shown
         message["open"] = settled.cards if settled is not None else card_places(game, state)
     return message
-
-
-def primer(game: Game) -> list[dict[str, str]]:
-    """Every kind of move of the game and what it means (the page's legend)."""
-    return [{"kind": str(seg.name), "doc": seg.doc, "example": seg.labels()[0]} for seg in game.actions.segments]

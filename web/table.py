@@ -257,11 +257,14 @@ def _seat_specs(setup: Setup, n: int) -> list[str | None]:
 
 
 def describe(game: Game, preset: str | None, spectator: bool) -> dict[str, Any]:
-    """The table's fixed facts for the page: game, rules, unit, the pack's card codes, and which keys of a view
-    are seats (markers: a relative seat) or per-seat values (the game's seat block)."""
+    """The table's fixed facts for the page: game, rules, unit, the pack's card codes, every kind of move and
+    what it means, and which keys of a view are seats (markers: a relative seat) or per-seat values (the game's
+    seat block)."""
     block = next((p for p in game.observation.parts if isinstance(p, SeatBlock)), None)
     fields = [f for f in block.fields if f.view_key] if block is not None else []
     return {"game": game.name, "preset": preset, "players": game.num_players, "unit": game.score_unit,
             "rules": game.rules.describe(), "spectator": spectator, "codes": list(game.pack().codes),
+            "moves": [{"kind": str(seg.name), "doc": seg.doc, "example": seg.labels()[0]}
+                      for seg in game.actions.segments],
             "markers": [f.view_key for f in fields if f.marker],
             "per_seat": [f.view_key for f in fields if not f.marker]}

@@ -267,6 +267,12 @@ function renderSide(message) {
     el("li", { class: e.text.includes("takes the trick") ? "trick" : "" }, e.text)));
   log.scrollTop = log.scrollHeight;
   if (message.error) showError(message.error);
+  const legend = $("#moves-legend");
+  if (legend.dataset.game !== message.setup.game) {
+    legend.dataset.game = message.setup.game;
+    legend.replaceChildren(...message.setup.moves.flatMap((m) =>
+      [el("dt", {}, m.example === m.kind ? m.kind : `${m.kind} (e.g. ${m.example})`), el("dd", {}, m.doc)]));
+  }
 }
 
 function render(message) {
