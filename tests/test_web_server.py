@@ -127,6 +127,7 @@ def test_reconnect_resumes_the_table(client):
     with client.websocket_connect(f"/ws/{token}") as ws:
         again = ws.receive_json()
     assert again == before
+    assert client.get(f"/api/tables/{token}/record").status_code == 404  # the deal under way is never in a record
 
 
 BAD_SETUPS = [{"game": "chess"}, {"game": "toepen", "preset": "nope"}, {"game": "toepen", "seat": 9},

@@ -144,7 +144,7 @@ function showTable() {
 
 function seatPosition(r, n) {
   const angle = Math.PI / 2 + (2 * Math.PI * r) / n; // 0 at the bottom, then clockwise
-  return { x: 50 + 37 * Math.cos(angle), y: 47 + 37 * Math.sin(angle) };
+  return { x: 50 + 37 * Math.cos(angle), y: 49 + 35 * Math.sin(angle) };
 }
 
 function shown(value) {
