@@ -47,6 +47,8 @@ def legal_moves(game: Game, legal: list[int]) -> list[dict[str, Any]]:
 
 def event_text(game: Game, event: Event, viewer: int | None, names: list[str]) -> str:
     """An event as the viewer saw it (None: a spectator, who sees every card)."""
+    if event.note is not None:
+        return f"\u2014 {event.note} \u2014"
     if event.trick is not None:
         cards = ", ".join(f"{card}" for _, card in event.trick)
         return f"{names[event.seat]} takes the trick ({cards})"
@@ -77,8 +79,8 @@ def table_message(table: LiveTable, viewer: int | None) -> dict[str, Any]:
         "names": rotated(table.names, seat), "view": view,
         "to_act": None if settled is not None else relative(state.to_act, seat, n),
         "legal": legal_moves(game, game.legal_actions(state)) if mine else [],
-        "log": [{"seat": relative(e.seat, seat, n), "text": event_text(game, e, viewer, table.names)}
-                for e in table.events],
+        "log": [{"seat": None if e.note else relative(e.seat, seat, n),
+                 "text": event_text(game, e, viewer, table.names)} for e in table.events],
         "last_trick": [[relative(s, seat, n), card] for s, card in table.last_trick or ()],
         "scores": rotated(settled.scores if settled is not None else list(state.scores), seat),
         "deals_played": state.deals_played, "session_over": state.terminal,

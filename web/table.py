@@ -60,6 +60,7 @@ class Event:
     action: int | None = None
     trick: list[tuple[int, str]] | None = None  # the cards of a trick ``seat`` took, in play order
     deal: int = 0
+    note: str | None = None  # said to the whole table (a deal's end), ``seat`` not meant
 
 
 @dataclass
@@ -178,6 +179,7 @@ class _TableWatcher(Watcher):
                                       card_places(game, state), list(state.deal_results[-1]), state.breakdown,
                                       list(state.scores), table.last_trick)
         self.was_settled = True
+        self._log(Event(0, deal=state.deals_played, note=f"deal {state.deals_played} is over"))
 
     def acted(self, turn: Turn) -> bool:
         if not self.was_settled:  # a settled deal's trick was counted before the next deal began

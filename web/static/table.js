@@ -264,7 +264,7 @@ function renderSide(message) {
   }));
   const log = $("#log");
   log.replaceChildren(...(message.log || []).map((e) =>
-    el("li", { class: e.text.includes("takes the trick") ? "trick" : "" }, e.text)));
+    el("li", { class: e.seat === null ? "note" : e.text.includes("takes the trick") ? "trick" : "" }, e.text)));
   log.scrollTop = log.scrollHeight;
   if (message.error) showError(message.error);
   const legend = $("#moves-legend");
