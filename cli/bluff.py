@@ -51,6 +51,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", help="write the full report as JSON here")
     p.add_argument("--markdown", help="write the markdown report here")
     p.add_argument("--plots", help="write the plots (PNG) into this folder")
+    p.add_argument("--records", help="write a deal record of every deal played into this folder (JSON, "
+                   "replayable step by step in rams serve; docs/web.md)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     hidden_alias(p, "--no-progress", "quiet", action="store_true")  # the spelling before --quiet
     return p
@@ -62,11 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     at_least(args.workers, 1, "--workers")
     from evaluation.bluff import report
 
-    check_outputs(files=[args.json, args.markdown], folders=[args.plots])
+    check_outputs(files=[args.json, args.markdown], folders=[args.plots, args.records])
     try:
         thresholds = Thresholds(args.bluff_below, args.value_from, args.weak_below, args.bins)
         study = Study(tuple(expand_specs(args.agents)), args.opponents, args.players, args.preset, args.deals,
-                      args.seed, args.samples, args.exact_limit, args.policy, args.random_carry)
+                      args.seed, args.samples, args.exact_limit, args.policy, args.random_carry, args.records)
         if not args.quiet:  # a checkpoint agent imports torch: seconds before the bar appears
             print(f"rams bluff: loading {len(study.agents)} agent(s) and the opponents", file=sys.stderr, flush=True)
         validate(study)  # builds the game, the estimator and every agent once

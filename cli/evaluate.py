@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="PATH", help="write the full summary as JSON")
     parser.add_argument("--markdown", metavar="PATH", help="write the tables as markdown")
     parser.add_argument("--plots", metavar="DIR", help="write matrix.png and ratings.png into DIR")
+    parser.add_argument("--records", metavar="DIR", help="write a deal record of every game played into DIR "
+                        "(JSON, replayable step by step in rams serve; docs/web.md)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     hidden_alias(parser, "--plot", "plots", metavar="DIR")  # the spelling before --plots
     return parser
@@ -67,14 +69,15 @@ def plan_from(args: argparse.Namespace) -> Plan:
     setting = Setting(args.game, args.players, args.preset, tuple(parse_rules(args.rules).items()), args.episode,
                       args.random_carry)
     try:
-        return Plan(setting, tuple(args.agents), args.deals, args.seed)
+        return Plan(setting, tuple(args.agents), args.deals, args.seed, args.records)
     except ValueError as err:
         raise UsageError(str(err)) from None
 
 
 def prepare_outputs(args: argparse.Namespace) -> None:
     """Check the outputs before the run (training/outputs.py), so a bad path fails in a second, not after an hour."""
-    check_outputs(files=[args.json, args.markdown], folders=[args.plots])  # OutputError: bad input, one line
+    # OutputError: bad input, one line
+    check_outputs(files=[args.json, args.markdown], folders=[args.plots, args.records])
 
 
 def write_outputs(summary: dict[str, Any], args: argparse.Namespace) -> list[Path]:

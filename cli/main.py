@@ -34,6 +34,7 @@ COMMANDS = {  # name: (module with main(argv), module that checks argv cheaply f
     "exploit": ("cli.exploit", None, "train a best response against a frozen agent and report its gain"),
     "bluff": ("cli.bluff", None, "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
     "strength": ("cli.strength", None, "does an agent beat every scripted player at every table, both ways round"),
+    "serve": ("cli.serve", None, "the card table in the browser: play agents, watch them, replay deal records"),
 }
 
 

@@ -28,15 +28,12 @@ import numpy as np
 
 import rams_env
 from agents.base import Agent
+from agents.breakdown import format_breakdown
 from agents.human import HumanAgent, QuitSession, primer
 from agents.registry import AgentFactory, AgentSpecError, agent_factories, heuristic_class
 from agents.table import Turn, Watcher, play
 from cli.usage import Parser, UsageError, command, parse_rules
 from rams_env.core.cards import code
-
-SEAT_KEYS = frozenset({"winner", "declarer", "sneaker", "lifter", "claimant", "challenger", "privileged",
-                       "race_winner", "player", "last_knocker", "three_unters"})
-"""Breakdown keys whose integer value is a seat (printed as ``player_k``)."""
 
 
 class SetupError(UsageError):
@@ -140,25 +137,6 @@ def build_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> Sess
 
 
 # ---------------------------------------------------------------------------- reports
-def format_value(key: str, value: Any, n: int) -> str:
-    """A breakdown value made readable: seats as ``player_k``, per-seat lists and dicts by seat."""
-    if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n:
-        return f"player_{value}"
-    if isinstance(value, dict) and value and all(isinstance(k, int) for k in value):
-        return ", ".join(f"player_{k} {format_value('', v, n)}" for k, v in value.items())
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} {format_value(k, v, n)}" for k, v in value.items()) + "}"
-    if isinstance(value, list) and len(value) == n and not any(isinstance(v, (dict, list)) for v in value):
-        return ", ".join(f"player_{s} {v}" for s, v in enumerate(value))
-    if isinstance(value, list):
-        return "[" + "; ".join(format_value(key, v, n) for v in value) + "]"
-    return "-" if value is None else str(value)
-
-
-def format_breakdown(breakdown: dict[str, Any], n: int) -> str:
-    return "\n".join(f"  {key.replace('_', ' ')}: {format_value(key, value, n)}" for key, value in breakdown.items())
-
-
 def format_scores(table: SessionTable, deal: list[int] | None, scores: list[int] | None = None) -> str:
     """One line per seat: this deal's result (if any) and the running score (``scores``, default the state's)."""
     scores = scores if scores is not None else table.env.unwrapped.game_state.scores

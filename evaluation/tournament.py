@@ -38,7 +38,8 @@ import rams_env
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 from agents.registry import AgentFactory, agent_factory
-from agents.table import play
+from agents.table import Watcher, play
+from evaluation import records
 from evaluation.workers import run_tasks
 from rams_env.env import Episode
 
@@ -68,6 +69,8 @@ class Plan:
     agents: tuple[str, ...]  # agent specs (agents/registry.py); the same spec twice is two entrants
     deals: int
     seed: int = 0
+    records: str | None = None  # a folder to write each game's deal record into (evaluation/records.py); no number
+    # depends on it
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2:
@@ -98,11 +101,12 @@ def seatings(num_players: int) -> list[tuple[bool, ...]]:
     return out
 
 
-def play_deal(game, agents: list[Agent], seed: int, random_carry: bool = False) -> tuple[list[int], int]:
+def play_deal(game, agents: list[Agent], seed: int, random_carry: bool = False,
+              watcher: Watcher | None = None) -> tuple[list[int], int]:
     """Each seat's payoff of one episode (as ``env.reset(seed=seed)`` would deal it) and the decisions taken,
     played by the deal loop (agents/table.py); the payoffs equal the environment's summed rewards."""
     state = game.new_state(np.random.default_rng(seed), None, random_carry=random_carry)
-    decisions = play(game, state, agents)
+    decisions = play(game, state, agents, watcher)
     return list(state.scores), decisions
 
 
@@ -174,7 +178,11 @@ class TournamentRunner:
             for s, pattern in enumerate(self.seatings):
                 seeds = game_seeds(n, plan.seed, d, p, s)
                 table = seat_agents([self.factories[i if mine else j] for mine in pattern], seeds)
-                scores, decisions = play_deal(self.game, table, env_seed, plan.setting.random_carry)
+                carry = plan.setting.random_carry
+                watching = records.watcher(plan.records, self.game, env_seed, carry, plan.setting.preset)
+                scores, decisions = play_deal(self.game, table, env_seed, carry, watching)
+                records.write(plan.records, f"deal{d:05d}_pair{p}_seating{s}", watching,
+                              [plan.agents[i if mine else j] for mine in pattern])
                 shares = win_shares(scores)
                 mean_i, mean_j = _seat_mean(scores, pattern, True), _seat_mean(scores, pattern, False)
                 block.advantage[row, p] += (mean_i - mean_j) / len(self.seatings)

@@ -1,9 +1,9 @@
 """The floors of the house: imports run down only, and the engine loads without PettingZoo or Gymnasium.
 
 Lowest first: ``rams_env`` (the engine and its PettingZoo adapter) < ``agents`` < ``evaluation`` <
-``training`` (it evaluates its learner) < ``cli`` (every subcommand's command line). A module may import
-from its own package or a lower floor, never a higher one, at module level or inside a function; so no two
-packages can import each other (no package cycle).
+``training`` (it evaluates its learner) < ``web`` (the browser table) < ``cli`` (every subcommand's command
+line). A module may import from its own package or a lower floor, never a higher one, at module level or
+inside a function; so no two packages can import each other (no package cycle).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from rams_env.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-FLOORS = ("rams_env", "agents", "evaluation", "training", "cli")
+FLOORS = ("rams_env", "agents", "evaluation", "training", "web", "cli")
 """The packages of the house, lowest floor first."""
 
 

@@ -16,6 +16,7 @@ from the seed ``(seed, d)`` whatever the agent, so agents are compared on the sa
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ import numpy as np
 
 from agents.registry import agent_factories
 from agents.table import Turn, Watcher, play
+from evaluation import records
 from evaluation.bluff.position import position
 from evaluation.bluff.winchance import WinChance
 from rams_env.core.cards import rank_of
@@ -82,8 +84,10 @@ def _strength_fn():
 class Recorder:
     """Plays deals of one game and records the decisions of the measured seats."""
 
-    def __init__(self, game, estimator: WinChance, seed: int = 0, random_carry: bool = False) -> None:
+    def __init__(self, game, estimator: WinChance, seed: int = 0, random_carry: bool = False,
+                 records_to: str | None = None, preset: str | None = None) -> None:
         self.game, self.estimator, self.seed, self.random_carry = game, estimator, seed, random_carry
+        self.records_to, self.preset = records_to, preset  # deal records of the deals played (evaluation/records.py)
         self.knock_id = game.actions.id(Act.KNOCK)
         self.hand_strength = _strength_fn()
 
@@ -104,7 +108,9 @@ class Recorder:
         for s, a in enumerate(agents):
             a.reset(self.seed * 100_003 + deal * 16 + s)
         watcher = _DecisionWatcher(self, measured, np.random.default_rng([self.seed, deal, 1]), label, deal)
-        play(game, state, agents, watcher)
+        watching = records.watcher(self.records_to, game, [self.seed, deal], self.random_carry, self.preset, watcher)
+        play(game, state, agents, watching)
+        records.write(self.records_to, f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', label)}_deal{deal:05d}", watching, specs)
         return [self.finish(rec, lost, state) for rec, lost in watcher.records]
 
     def kind(self, state: ToepenState, legal: list[int], action: int) -> str | None:
@@ -169,10 +175,12 @@ class _DecisionWatcher(Watcher):
 
 
 def record_deals(game, agent: str, opponents: str, deals: range, estimator: WinChance, seed: int,
-                 factories: dict[str, Any] | None = None, random_carry: bool = False) -> list[Decision]:
-    """Every recorded decision of ``agent`` over the deal numbers ``deals`` (one process)."""
+                 factories: dict[str, Any] | None = None, random_carry: bool = False,
+                 records_to: str | None = None, preset: str | None = None) -> list[Decision]:
+    """Every recorded decision of ``agent`` over the deal numbers ``deals`` (one process); ``records_to``: a
+    folder for the deal records of the deals played."""
     factories = {} if factories is None else factories
-    recorder = Recorder(game, estimator, seed, random_carry)
+    recorder = Recorder(game, estimator, seed, random_carry, records_to, preset)
     out: list[Decision] = []
     for d in deals:
         specs, measured = recorder.table(agent, opponents, d)

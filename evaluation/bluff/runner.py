@@ -38,6 +38,7 @@ class Study:
     exact_limit: int = 1000
     policy: str = "low"
     random_carry: bool = False  # deals start from random carried-over lives (knock limits, poverty)
+    records: str | None = None  # a folder for the deal records of the deals played (no number depends on it)
 
     def __post_init__(self) -> None:
         if not self.agents:
@@ -107,7 +108,8 @@ def _play_chunk(task: tuple[str, int, int]) -> tuple[str, int, list[Decision]]:
     agent, start, stop = task
     study: Study = _WORKER["study"]
     records = record_deals(_WORKER["game"], agent, study.opponents, range(start, stop), _WORKER["estimator"],
-                           study.seed, _WORKER["factories"], random_carry=study.random_carry)
+                           study.seed, _WORKER["factories"], random_carry=study.random_carry,
+                           records_to=study.records, preset=study.preset)
     return agent, start, records
 
 
