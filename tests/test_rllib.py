@@ -188,7 +188,8 @@ def test_a_short_ppo_run_beats_random_and_rams_evaluate_plays_it(tmp_path):
     """``rams train`` with ``trainer: rllib`` (PPO, local Ray on 2 CPUs, 2 env runners) for a few thousand
     decisions: its final duplicate-deal evaluation (the exported weights played as a checkpoint agent, learner in
     every seat against random elsewhere) has a 95% interval above zero (the initial network, logits near zero,
-    plays about as random does). ``rams evaluate`` then plays the exported file. About a minute and a half on 2
+    plays about as random does), and its ratings (eval.ratings_deals) rate the learner. ``rams evaluate`` then plays
+    the exported file. About a minute and a half on 2
     busy cores, a third of it Ray's start."""
     from cli.train import main as train
 
@@ -196,10 +197,12 @@ def test_a_short_ppo_run_beats_random_and_rams_evaluate_plays_it(tmp_path):
     code = train([str(ROOT / "configs/train/toepen_rllib.yaml"), "--quiet", "--export", str(export),
                   "--set", f"out_dir={out}", "--set", "total_timesteps=8000", "--set", "snapshot_every=3000",
                   "--set", "eval.every=0", "--set", "eval.final_deals=100", "--set", "eval.baselines=[random]",
-                  "--set", "rllib.num_cpus=2", "--set", "rllib.num_env_runners=2",
+                  "--set", "eval.ratings_deals=2", "--set", "rllib.num_cpus=2", "--set", "rllib.num_env_runners=2",
                   "--set", "rllib.train_batch_size=1000", "--set", "rllib.minibatch_size=250"])
     assert code == 0 and (out / "final.zip").exists() and export.exists()
-    final = json.loads((out / "results.json").read_text())["final"][0]
+    written = json.loads((out / "results.json").read_text())
+    final = written["final"][0]
+    assert "learner" in written["history"][-1]["ratings"], written["history"][-1]
     print(f"rllib learner vs random: {final['mean']:+.3f} ± {final['ci95']:.3f}")
     assert final["baseline"] == "random" and final["mean"] - final["ci95"] > 0, final
     report = tmp_path / "eval.json"

@@ -186,12 +186,17 @@ class BatchedRun:
                 add_ratings(entry, rate(cfg, self.entrants(weights), progress))
         if extra:
             entry["tables"] = {label: [r.as_dict() for r in rs] for label, rs in played.items()}
-        league = self.selfplay.league
-        if league.kept:
-            entry["snapshot_winrates"] = {str(ident): league.rates[ident] for ident in league.kept}
+        winrates = self.snapshot_winrates()
+        if winrates:
+            entry["snapshot_winrates"] = winrates
         self.history.append(entry)
         self.log.evaluation(entry)
         return results
+
+    def snapshot_winrates(self) -> dict[str, float]:
+        """The learner's recent win rate against each kept league snapshot (by snapshot id)."""
+        league = self.selfplay.league
+        return {str(ident): league.rates[ident] for ident in league.kept}
 
     def entrants(self, weights: Path) -> dict[str, Any]:
         """The greedy learner (the checkpoint ``weights``) and the league's kept snapshots (written beside it)

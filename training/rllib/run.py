@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from agents.checkpoint.fit import fit_weights
 from agents.checkpoint.format import CheckpointError, load_checkpoint
+from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult
 from training.batched.network import ActorCritic
 from training.batched.run import BatchedRun, crossed
@@ -115,6 +116,14 @@ class RLlibRun(BatchedRun):
         self.set_learner(module_weights(probe.state_dict()), learner=True)
         self._steps, self.history = int(meta["steps"]), list(meta.get("history", []))
         self.checkpointed = self.steps
+
+    def snapshot_winrates(self) -> dict[str, float]:
+        """None: RLlib's snapshot slots keep no win rates (they shift by age, training/rllib/seats.py)."""
+        return {}
+
+    def entrants(self, weights: Path) -> dict[str, Any]:
+        """The learner alone as a rating entrant: the snapshot slots' weights stay in Ray."""
+        return {LEARNER: agent_factory(f"checkpoint:{weights}", self.home.make_game(self.config.game))}
 
     def iterate(self, bar: tqdm) -> dict[str, Any]:
         """One ``algo.train()``; then the snapshots, evaluations and checkpoints due."""
