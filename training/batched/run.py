@@ -53,17 +53,22 @@ class BatchedRun:
     def __init__(self, config: TrainConfig, quiet: bool = False) -> None:
         from training.batched.learner import SelfPlay
 
+        self.open_run(config, quiet)
+        self.selfplay = SelfPlay(config.game, self.tables, config.batched, config.seed)
+        self.general = self.sizes() != native_sizes(config.game, self.home)
+
+    def open_run(self, config: TrainConfig, quiet: bool) -> None:
+        """What every run around a learner holds (this one and training/rllib/run.py's): the config, the run
+        folder, the tables it trains at, the evaluation history, the logs."""
         self.config, self.quiet = config, quiet
         self.out = Path(config.out_dir)
         self.out.mkdir(parents=True, exist_ok=True)
         self.tables = resolve_tables(config.tables, config.game, config.num_players, config.rules)
         self.home = config_table(config.game, config.num_players, config.rules)
-        self.selfplay = SelfPlay(config.game, self.tables, config.batched, config.seed)
-        self.general = self.sizes() != native_sizes(config.game, self.home)
         self.history: list[dict[str, Any]] = []
         self.checkpointed = 0  # steps of the last checkpoint written or resumed from
-        self.warm_metrics = None  # the SB3 path's warm start; the batched trainer has none
-        self.log = ScalarLog(None, lambda: self.selfplay.steps)
+        self.warm_metrics = None  # the SB3 path's warm start; the batched trainers have none
+        self.log = ScalarLog(None, lambda: self.steps)
 
     @property
     def steps(self) -> int:

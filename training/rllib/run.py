@@ -26,7 +26,6 @@ from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult
 from training.batched.network import ActorCritic
 from training.batched.run import BatchedRun, crossed
-from training.batched.run_log import ScalarLog
 from training.config import TrainConfig, as_dict
 from training.rllib.algorithm import algorithm_config, start_ray
 from training.rllib.export import module_weights, save_rams_checkpoint, table_meta
@@ -34,7 +33,6 @@ from training.rllib.seats import LEARNER, module_ids
 from training.run_report import results_table, write_results
 from training.run_state import check_run_meta
 from training.rundir import LAST
-from training.tables import config_table, resolve_tables
 
 ROOT = str(Path(__file__).resolve().parents[2])
 """The rams checkout local Ray workers import from."""
@@ -49,19 +47,11 @@ class RLlibRun(BatchedRun):
     the batched run's loop (``train``) and evaluations (``evaluate``) around RLlib's iterations."""
 
     def __init__(self, config: TrainConfig, quiet: bool = False) -> None:
-        self.config, self.quiet = config, quiet
-        self.out = Path(config.out_dir)
-        self.out.mkdir(parents=True, exist_ok=True)
-        self.tables = resolve_tables(config.tables, config.game, config.num_players, config.rules)
-        self.home = config_table(config.game, config.num_players, config.rules)
+        self._steps = 0  # the learner module's decisions
+        self.open_run(config, quiet)
         self.general = config.rllib.general or len(self.tables) > 1
         start_ray(config.rllib.address, config.rllib.num_cpus, ROOT)
         self.algo = algorithm_config(config, self.tables, self.general).build_algo()
-        self._steps = 0  # the learner module's decisions
-        self.history: list[dict[str, Any]] = []
-        self.checkpointed = 0
-        self.warm_metrics = None  # the SB3 path's warm start; this trainer has none
-        self.log = ScalarLog(None, lambda: self.steps)
         self.set_learner(self.weights())  # every snapshot slot starts as the initial network
 
     @property
