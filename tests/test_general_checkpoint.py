@@ -8,6 +8,7 @@ refused at another game or with a layout that is not its game's, and leave table
 from __future__ import annotations
 
 import json
+import shutil
 import zipfile
 
 import numpy as np
@@ -22,6 +23,7 @@ from agents.checkpoint.general import general_meta, general_space, save_general_
 from agents.checkpoint_agent import CheckpointAgent, build_policy  # noqa: E402
 from agents.registry import AgentSpecError, agent_factory, pretrained_path  # noqa: E402
 from agents.table import play_episode  # noqa: E402
+from rams_env.core.general import preset_tables  # noqa: E402
 
 NET_ARCH = [16]
 
@@ -109,13 +111,28 @@ def test_pretrained_prefers_the_general_agent_at_any_table(tmp_path, monkeypatch
     play_legally("pretrained", "toepen", 4, "any_time", deals=1)
 
 
-def test_table_checkpoints_still_resolve_and_refuse_other_tables():
+def test_table_checkpoints_still_resolve_and_refuse_other_tables(tmp_path, monkeypatch):
     """Without a general agent, ``pretrained`` is the 4-player checkpoint at its table, refused elsewhere."""
-    if not pretrained_path("toepen", 4).exists() or pretrained_path("toepen").exists():
-        pytest.skip("the shipped Toepen agent is not a 4-player table checkpoint")
+    import agents.registry as registry
+
+    shipped = pretrained_path("toepen", 4)
+    monkeypatch.setattr(registry, "PRETRAINED_DIR", tmp_path)
+    shutil.copy(shipped, tmp_path / shipped.name)
     play_legally("pretrained", "toepen", 4, deals=1)
     with pytest.raises(AgentSpecError, match="no pretrained agent for toepen with 3 players"):
         agent_factory("pretrained", rams_env.make_game("toepen", 3))
+
+
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
+def test_a_shipped_general_agent_plays_every_table_size_and_preset(game):
+    """``pretrained`` is the shipped general agent at the smallest and largest table of every preset."""
+    if not pretrained_path(game).exists():
+        pytest.skip(f"no general agent shipped for {game}")
+    tables = preset_tables(game)
+    for preset in dict.fromkeys(name for name, _ in tables):
+        sizes = [table.num_players for name, table in tables if name == preset]
+        for players in {min(sizes), max(sizes)}:
+            play_legally("pretrained", game, players, preset, deals=1)
 
 
 @pytest.mark.parametrize(("change", "message"), [

@@ -16,7 +16,7 @@ pytest.importorskip("sb3_contrib")
 
 import rams_env  # noqa: E402
 from agents.checkpoint.format import MAX_PARAMETERS, CheckpointError, load_checkpoint, parameter_count  # noqa: E402
-from agents.registry import agent_factory  # noqa: E402
+from agents.registry import agent_factory, pretrained_path  # noqa: E402
 from tests.hostile_checkpoints import EXPECT, MARKER, NET_ARCH, STEPS, Corpus, build_everywhere, build_resume_only  # noqa: E402
 from tests.hostile_runner import SCOPES  # noqa: E402
 
@@ -157,14 +157,22 @@ def test_pretrained_plays_its_default_rules_and_refuses_others_by_name():
     with pytest.raises(CheckpointError, match="trained with rules variant=grossenaspe, this table has "
                                               "variant=prisdorf; its 437 inputs cannot read this table's 356"):
         pretrained("pretrained", "fipsen", preset="prisdorf")
+    table_agent = "checkpoint:agents/pretrained/toepen_4p.zip"  # Toepen's 4-player agent, beside the general one
     with pytest.raises(CheckpointError, match="lives=10, this table has lives=5; add ,allow_rules_mismatch"):
-        pretrained("pretrained", "toepen", lives=5)
+        pretrained(table_agent, "toepen", lives=5)
     with pytest.raises(CheckpointError, match="trained for 4 players, this table has 5"):
-        agent_factory("checkpoint:agents/pretrained/toepen_4p.zip", rams_env.make_game("toepen", 5))
+        agent_factory(table_agent, rams_env.make_game("toepen", 5))
+
+
+def test_a_general_agent_reads_rules_it_was_not_trained_on_when_its_space_holds_them():
+    """The general space carries the rules in effect as inputs: lives=5 (no preset has it) is read, not refused."""
+    if not pretrained_path("toepen").exists():
+        pytest.skip("no general Toepen agent shipped")
+    assert pretrained("pretrained", "toepen", lives=5)(0).table is not None
 
 
 def test_allow_rules_mismatch_plays_only_when_the_sizes_fit():
-    agent = pretrained("pretrained,allow_rules_mismatch", "toepen", lives=5)(0)
+    agent = pretrained("checkpoint:agents/pretrained/toepen_4p.zip,allow_rules_mismatch", "toepen", lives=5)(0)
     env = rams_env.make("toepen", 4, lives=5)
     env.reset(seed=1)
     observation = env.observe(env.agent_selection)

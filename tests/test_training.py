@@ -333,14 +333,14 @@ def test_exploit_reports_the_gain_of_a_best_response(tiny_run, capsys):
 @pytest.mark.parametrize("game", list(rams_env.GAMES))
 def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
     import rams_env
-    from agents.registry import agent_factory, pretrained_path
+    from agents.registry import PRETRAINED_DIR, agent_factory, pretrained_for
     from agents.table import play_episode
 
     env = rams_env.make(game, None, illegal_action="raise")
     table = env.unwrapped.game
-    path = pretrained_path(game, table.num_players)
-    if not path.exists():
+    if not any(PRETRAINED_DIR.glob(f"{game}*.zip")):
         pytest.skip(f"no pretrained agent shipped for {game}")
+    path = pretrained_for(table)  # the general agent if there is one, else the table's
     assert path.stat().st_size < 5 * 2**20
     with zipfile.ZipFile(path) as zf:
         assert set(zf.namelist()) == {"meta.json", "policy.pt"}
@@ -350,6 +350,29 @@ def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
         seats = [pretrained(seed), others(seed + 1), pretrained(seed + 2), others(seed + 3)][: table.num_players]
         assert len(play_episode(env, seats, seed=seed)) == table.num_players
 
+
+
+BATCHED_TRAINING_KEYS = ("game", "num_players", "rules", "tables", "env", "seed", "total_timesteps",
+                         "snapshot_every", "batched")
+"""What decides a batched run's weights (evaluation settings, paths and threads do not)."""
+
+
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
+def test_shipped_general_agents_were_trained_by_their_batched_config_as_it_stands(game):
+    """`rams train configs/train/<game>_batched.yaml --export agents/pretrained/<game>.zip` made them
+    (docs/results.md, "The general Toepen agent")."""
+    from agents.checkpoint.general import is_general
+    from agents.registry import pretrained_path
+    from training.config import as_dict
+
+    path = pretrained_path(game)
+    if not path.exists():
+        pytest.skip(f"no general agent shipped for {game}")
+    meta, _, _ = load_checkpoint(path)
+    config = as_dict(load_config(ROOT / f"configs/train/{game}_batched.yaml"))
+    assert is_general(meta) and meta["trainer"] == "batched"
+    assert {k: meta["config"][k] for k in BATCHED_TRAINING_KEYS} == {k: config[k] for k in BATCHED_TRAINING_KEYS}
+    assert meta["steps"] >= config["total_timesteps"]
 
 
 TRAINING_KEYS = ("game", "num_players", "rules", "env", "seed", "total_timesteps", "n_envs", "reward_scale",
