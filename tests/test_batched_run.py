@@ -138,6 +138,23 @@ def test_batched_exploit_of_a_checkpoint_reports_a_gain(tmp_path, capsys):
     assert result["lower"] <= result["gain"] <= result["upper"]
 
 
+def test_the_batched_probe_plays_its_one_table_with_as_many_deals_as_the_config_plays_over_all():
+    """toepen_batched.yaml trains on every table (48 deals each): the probe's one table gets all of them at once,
+    and a --set still wins."""
+    import argparse
+
+    from training.exploit import CONFIGS, build_config, deals_side_by_side
+    from training.tables import resolve_tables
+
+    config = load_config(CONFIGS / "toepen_batched.yaml")
+    everywhere = config.batched.envs_per_table * len(resolve_tables(config.tables, "toepen", 4, {}))
+    assert deals_side_by_side(CONFIGS / "toepen_batched.yaml", "toepen") == everywhere > 2000
+    args = argparse.Namespace(game="toepen", players=4, steps=1000, deals=5, seed=0, trainer="batched", overrides=[])
+    assert build_config("agents/pretrained/toepen_4p.zip", args).batched.envs_per_table == everywhere
+    args.overrides = ["batched.envs_per_table=32"]
+    assert build_config("agents/pretrained/toepen_4p.zip", args).batched.envs_per_table == 32
+
+
 # ----------------------------------------------------------------------- general
 def test_general_checkpoint_plays_another_table_through_rams_evaluate(tmp_path):
     pytest.importorskip("rams_env.core.general")
