@@ -126,8 +126,9 @@ TO_ACT = marker("to_act", TO_ACT_DOC, "to_act")
 DEALER = marker("dealer", DEALER_DOC, "dealer")
 
 
-def _tuple_getter(names: Sequence[str]) -> Callable[[Any], tuple]:
-    """The attributes ``names`` of an object as a tuple, in one call (``attrgetter`` of one name gives no tuple)."""
+def attributes(names: Sequence[str]) -> Callable[[Any], tuple]:
+    """The attributes ``names`` of an object as a tuple, in one call (``attrgetter`` of one name gives no tuple):
+    what the encoders read of the state, read at once."""
     if len(names) == 1:
         get = attrgetter(names[0])
         return lambda obj: (get(obj),)
@@ -141,7 +142,7 @@ def _block_inputs(numeric: Sequence[SeatField]) -> tuple[Callable[[Any], tuple],
     names = list(dict.fromkeys(name for f in numeric for name in f.reads))
     unread = [i for i, f in enumerate(numeric) if not f.reads]
     readers = [[i for i, f in enumerate(numeric) if name in f.reads] for name in names] + [[i] for i in unread]
-    lists = _tuple_getter(names)
+    lists = attributes(names)
     if not unread:
         return lists, readers
     gets = [numeric[i].get for i in unread]
@@ -216,7 +217,7 @@ class SeatBlock:
         """Every field of the block into ``out`` at the block's place, in the observer's relative seat order."""
         start, inputs = at[self.fields[0].name], self._inputs
         block = slice(start, start + self.size)
-        attrs = _tuple_getter([attr for _, attr in self._attr_markers])
+        attrs = attributes([attr for _, attr in self._attr_markers])
         attr_slots = [[self._marker_slots(start, row, seat) for row, _ in self._attr_markers] for seat in range(n)]
         computed = [[(self._marker_slots(start, row, seat), get) for row, get in self._computed_markers]
                     for seat in range(n)]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import sub
 from typing import Any, ClassVar
 
 import numpy as np
@@ -58,7 +59,7 @@ class LedgerState(TrickState):
 
     def net_results(self) -> list[int]:
         """Each seat's chips won (negative: lost) since the session began: the pot games' scores."""
-        return [b - b0 for b, b0 in zip(self.ledger.bankrolls, self.session_start, strict=True)]
+        return list(map(sub, self.ledger.bankrolls, self.session_start))  # after every move: a loop in C
 
 
 @dataclass
