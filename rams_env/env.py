@@ -170,6 +170,7 @@ class RamsEnv(AECEnv):
         self._blank_obs = np.zeros(self._obs_size, dtype=OBS_DTYPE)
         self._blank_mask = np.zeros(n_actions, dtype=np.int8)
         self._masks: dict[tuple[int, ...], np.ndarray] = {}  # legal actions -> their mask (copied out)
+        self._no_rewards = dict.fromkeys(self.possible_agents, 0.0)
 
     # -------------------------------------------------------------- PettingZoo
     def observation_space(self, agent: str) -> spaces.Space:
@@ -361,15 +362,19 @@ class RamsEnv(AECEnv):
     def _pay_rewards(self) -> None:
         """Rewards are score changes since the last reward, counted from 0 at reset, so stakes paid
         while dealing (an ante at reset) reach the payer with her first reward."""
-        scores, paid, rewards, total = self.game_state.scores, self._paid, self.rewards, self._cumulative_rewards
-        if scores == paid and not self._rewarded:
-            return  # most moves score nothing: every reward is already 0
-        self._rewarded = scores != paid
-        for seat, agent in enumerate(self.possible_agents):
-            change = float(scores[seat] - paid[seat])
+        scores, paid = self.game_state.scores, self._paid
+        if scores == paid:  # most moves score nothing
+            if self._rewarded:  # the last move's rewards back to 0
+                self.rewards.update(self._no_rewards)
+                self._rewarded = False
+            return
+        self._rewarded = True
+        rewards, total = self.rewards, self._cumulative_rewards
+        for agent, score, before in zip(self.possible_agents, scores, paid, strict=True):
+            change = float(score - before)
             rewards[agent] = change
             total[agent] += change
-            paid[seat] = scores[seat]
+        self._paid = list(scores)
 
     def _after_move(self) -> None:
         self._observed = {}
