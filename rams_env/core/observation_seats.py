@@ -166,9 +166,13 @@ class FieldRows:
         if rows is None:
             if len(self.cache) >= SeatBlock.CACHE_LIMIT:
                 self.cache.clear()
-            # n numbers: Python floats (divided, not multiplied: x / scale), rounded to float32 once by numpy
+            # n numbers: Python floats (divided, not multiplied: x / scale), capped by comparisons (min and max
+            # are builtin calls), rounded to float32 once by numpy
             scale, offset, low = self.scale, self.offset, 0.0 if self.clip_at_zero else -np.inf
-            scaled = [min(max(offset + value / scale, low), 1.0) for value in key]
+            scaled = []
+            for value in key:
+                x = offset + value / scale
+                scaled.append(1.0 if x > 1.0 else low if x < low else x)
             rows = self.cache[key] = np.array(scaled, dtype=OBS_DTYPE)[self.order]
         return rows
 
@@ -203,10 +207,8 @@ class SeatBlock:
         """The inputs ``_current`` was written from (copied: the state's lists change in place)."""
         self._current = np.zeros((n, self.size), dtype=OBS_DTYPE)
         """Each observer seat's block as of ``_last_inputs`` (one row per observer), markers 0."""
-        self._rows = list(self._current)
-        """``_current``'s rows (a list index per observation, not numpy's)."""
-        self._blocks: dict[tuple, tuple[np.ndarray, list[np.ndarray]]] = {}
-        """The inputs' contents -> ``_current`` for them and its rows (never written to once stored)."""
+        self._blocks: dict[tuple, np.ndarray] = {}
+        """The inputs' contents -> ``_current`` for them (never written to once stored)."""
         self._viewed = [(f.view_key, f.get, f.marker) for f in self.fields if f.view_key is not None]
 
     # ---------------------------------------------------- as a part of an Observation
@@ -226,7 +228,7 @@ class SeatBlock:
             now = inputs(state)
             if now != self._last_inputs:  # most moves change none of the lists (compared, not hashed: fast)
                 self._refresh(state, now)
-            out[block] = self._rows[seat]
+            out[block] = self._current[seat]
             for slots, marked in zip(attr_slots[seat], attrs(state), strict=True):
                 if marked is not None:
                     out[slots[marked]] = 1.0
@@ -249,16 +251,16 @@ class SeatBlock:
         """Bring ``_current`` to ``inputs``: a block seen before comes from the cache keyed by the inputs'
         contents; a new one is the current block with the fields that read a changed input rewritten."""
         key = tuple(chain.from_iterable(inputs))
-        cached = self._blocks.get(key)
-        if cached is None:
+        blocks = self._blocks.get(key)
+        if blocks is None:
             blocks = self._current.copy()
             for f in self._stale(inputs):
                 field = self._numeric[f]
                 blocks[:, field.start:field.stop] = field.rows(state)
             if len(self._blocks) >= self.CACHE_LIMIT:
                 self._blocks.clear()
-            cached = self._blocks[key] = (blocks, list(blocks))
-        self._current, self._rows = cached
+            self._blocks[key] = blocks
+        self._current = blocks
         self._last_inputs = tuple(map(list, inputs))
 
     def _stale(self, inputs: tuple) -> Iterable[int]:
