@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable
 
 from rams_env.core.game import Game, State
 from rams_env.core.global_state import encode_global_state
@@ -101,6 +102,21 @@ def integral_scalar(action: Any) -> int | None:
     return None
 
 
+class AgentTurns(AECIterable):
+    """``agent_iter()``: PettingZoo's iterable, its iterator a generator (resumed at every step, cheaper than
+    the ``__next__`` method PettingZoo's iterator calls), stopping as PettingZoo's does."""
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
+
+
+MASK_CACHE_LIMIT = 4096
+"""Distinct legal-action masks kept (cleared when full)."""
+
+
 class RamsEnv(AECEnv):
     """Turn-based AEC environment over any :class:`Game`.
 
@@ -151,6 +167,10 @@ class RamsEnv(AECEnv):
         self._legal: list[int] = []
         self._observed: dict[str, dict[str, np.ndarray]] = {}  # this position's observations by agent
         self._obs_size, self._n_actions = game.observation.size, n_actions
+        self._blank_obs = np.zeros(self._obs_size, dtype=OBS_DTYPE)
+        self._blank_mask = np.zeros(n_actions, dtype=np.int8)
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}  # legal actions -> their mask (copied out)
+        self._no_rewards = dict.fromkeys(self.possible_agents, 0.0)
 
     # -------------------------------------------------------------- PettingZoo
     def observation_space(self, agent: str) -> spaces.Space:
@@ -190,22 +210,31 @@ class RamsEnv(AECEnv):
         if state.terminal:
             return self._observe_finished()[agent]
         seat = self._seat[agent]
-        obs = np.zeros(self._obs_size, dtype=OBS_DTYPE)
+        obs = self._blank_obs.copy()  # a copy of zeros: cheaper than np.zeros with a dtype
         self.game.encode(state, seat, obs)
-        mask = np.zeros(self._n_actions, dtype=np.int8)
-        if state.to_act == seat:
-            for action in self._legal:  # a handful: cheaper than numpy's fancy indexing
-                mask[action] = 1
+        mask = self._legal_mask() if state.to_act == seat else self._blank_mask.copy()
         cached = self._observed[agent] = {"observation": obs, "action_mask": mask}
         return cached
+
+    def _legal_mask(self) -> np.ndarray:
+        """The mask of the legal actions, a copy of one kept for the same legal actions (a copy costs less
+        than setting a handful of elements one by one)."""
+        key = tuple(self._legal)
+        mask = self._masks.get(key)
+        if mask is None:
+            if len(self._masks) >= MASK_CACHE_LIMIT:
+                self._masks.clear()
+            mask = self._masks[key] = self._blank_mask.copy()
+            mask[self._legal] = 1
+        return mask.copy()
 
     def _observe_finished(self) -> dict[str, dict[str, np.ndarray]]:
         """Once the episode is over every agent is observed in turn (``last()`` before ``step(None)``): all of
         them are encoded at once, what every seat sees alike written once; masks are all zeros."""
         seats = range(self.game.num_players)
-        vectors = [np.zeros(self._obs_size, dtype=OBS_DTYPE) for _ in seats]
+        vectors = [self._blank_obs.copy() for _ in seats]
         encode_seats(self.game, self.game_state, seats, vectors)
-        self._observed = {agent: {"observation": vector, "action_mask": np.zeros(self._n_actions, dtype=np.int8)}
+        self._observed = {agent: {"observation": vector, "action_mask": self._blank_mask.copy()}
                           for agent, vector in zip(self.possible_agents, vectors, strict=True)}
         return self._observed
 
@@ -270,9 +299,9 @@ class RamsEnv(AECEnv):
     def close(self) -> None:
         pass
 
-    def agent_iter(self, max_iter: int = 2**63):
+    def agent_iter(self, max_iter: int = 2**63) -> AgentTurns:
         self._require_reset("agent_iter()")
-        return super().agent_iter(max_iter)
+        return AgentTurns(self, max_iter)
 
     def state_copy(self) -> State:
         """A clone of the full game state (all hands: for analysis, never for agents)."""
@@ -333,15 +362,19 @@ class RamsEnv(AECEnv):
     def _pay_rewards(self) -> None:
         """Rewards are score changes since the last reward, counted from 0 at reset, so stakes paid
         while dealing (an ante at reset) reach the payer with her first reward."""
-        scores, paid, rewards, total = self.game_state.scores, self._paid, self.rewards, self._cumulative_rewards
-        if scores == paid and not self._rewarded:
-            return  # most moves score nothing: every reward is already 0
-        self._rewarded = scores != paid
-        for seat, agent in enumerate(self.possible_agents):
-            change = float(scores[seat] - paid[seat])
+        scores, paid = self.game_state.scores, self._paid
+        if scores == paid:  # most moves score nothing
+            if self._rewarded:  # the last move's rewards back to 0
+                self.rewards.update(self._no_rewards)
+                self._rewarded = False
+            return
+        self._rewarded = True
+        rewards, total = self.rewards, self._cumulative_rewards
+        for agent, score, before in zip(self.possible_agents, scores, paid, strict=True):
+            change = float(score - before)
             rewards[agent] = change
             total[agent] += change
-            paid[seat] = scores[seat]
+        self._paid = list(scores)
 
     def _after_move(self) -> None:
         self._observed = {}
@@ -384,7 +417,7 @@ class RamsEnv(AECEnv):
         bugs, not moves. Integral scalars are what ``gymnasium.spaces.Discrete.contains`` takes
         (ints, numpy integers, 0-d integer arrays such as SB3's ``predict``), bools excepted.
         """
-        n = self.game.actions.size
+        n = self._n_actions
         value = action if type(action) is int else integral_scalar(action)  # the usual case without a call
         if value is None:
             raise IllegalActionError(

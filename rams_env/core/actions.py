@@ -94,6 +94,11 @@ class ActionLayout:
         self._ids = {label: i for i, label in enumerate(labels)}
         self._segment_of = [seg for seg in self.segments for _ in range(seg.size)]
         self._named = {seg.name: seg for seg in self.segments}
+        self._decoded = [self._decode(action) for action in range(len(self.labels))]
+        """Every action's (segment name, item), made once: decoding is a list index at every move."""
+        self._card_ids = {seg.name: {card: self.start[seg.name] + i for i, card in enumerate(seg.pack.cards)}
+                          for seg in self.segments if seg.pack is not None}
+        """Each card segment's action id of every card."""
 
     @property
     def size(self) -> int:
@@ -113,8 +118,10 @@ class ActionLayout:
 
     def card_actions(self, name: str, cards: Iterable[int]) -> list[int]:
         """Sorted action ids of ``cards`` in the card segment ``name`` (the legal plays, discards)."""
-        start, index = self.start[name], self._card_segment(name).pack.index
-        return sorted(start + index[c] for c in cards)
+        ids = self._card_ids.get(name)
+        if ids is None:
+            self._card_segment(name)  # raises: not a card segment
+        return sorted([ids[c] for c in cards])
 
     def card(self, action: int) -> int:
         """The card an action of a card segment names."""
@@ -125,6 +132,9 @@ class ActionLayout:
     def decode(self, action: int) -> tuple[str, int]:
         """(segment name, item) of an action id, the item being the card itself in a card segment (play,
         discard) and the index in its segment otherwise: what the phase handlers are handed."""
+        return self._decoded[action]
+
+    def _decode(self, action: int) -> tuple[str, int]:
         seg = self._segment_of[action]
         index = action - self.start[seg.name]
         return seg.name, index if seg.pack is None else seg.pack.cards[index]

@@ -27,7 +27,7 @@ from rams_env.core.actions import ActionLayout
 from rams_env.core.cards import CardError, Pack, check_disjoint, code
 from rams_env.core.global_state import Place, state_layout
 from rams_env.core.observation import ObservationLayout
-from rams_env.core.perdeal import PER_DEAL, Fresh, per_deal_dict, per_deal_list
+from rams_env.core.perdeal import PER_DEAL, per_deal_dict, per_deal_list
 from rams_env.core.phases import PhaseTable
 from rams_env.core.rules import Rules, RulesError
 
@@ -83,9 +83,11 @@ class State:
     def clear_deal(self, redeal: bool = False) -> None:
         """Every per-deal field as a deal starts; ``redeal``: the cards are dealt again within the deal,
         the fields kept on a redeal stay."""
-        for name, fresh in per_deal_fields(type(self)):
-            if not (redeal and fresh.kept_on_redeal):
-                setattr(self, name, fresh.make(self.num_players))
+        constants, made = deal_start(type(self), redeal)
+        self.__dict__.update(constants)
+        n = self.num_players
+        for name, make in made:
+            setattr(self, name, make(n))
 
     def clone(self) -> State:
         """An independent copy (its generator too), for search and tests."""
@@ -93,9 +95,14 @@ class State:
 
 
 @functools.cache
-def per_deal_fields(state_type: type[State]) -> tuple[tuple[str, Fresh], ...]:
-    """The per-deal fields of a State class and how each starts a deal (read once per class, not per deal)."""
-    return tuple((f.name, f.metadata[PER_DEAL]) for f in fields(state_type) if PER_DEAL in f.metadata)
+def deal_start(state_type: type[State], redeal: bool) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
+    """How a State class's per-deal fields start a deal (or a redeal), read once per class, not per deal: the
+    fields that start as one immutable value, by name (one dict update sets them all), and the others with
+    the function that makes each anew."""
+    fresh = [(f.name, f.metadata[PER_DEAL]) for f in fields(state_type) if PER_DEAL in f.metadata]
+    fresh = [(name, how) for name, how in fresh if not (redeal and how.kept_on_redeal)]
+    return ({name: how.make(0) for name, how in fresh if how.constant},
+            tuple((name, how.make) for name, how in fresh if not how.constant))
 
 
 def redeal_unseen(groups: Sequence[list[int]], rng: np.random.Generator) -> None:

@@ -26,7 +26,7 @@ import numpy as np
 from rams_env.core.cards import SUITS, Pack, codes
 from rams_env.core.encoding import card_slots, seat_slots
 from rams_env.core.observation import Field, ObservationLayout
-from rams_env.core.observation_seats import SeatBlock
+from rams_env.core.observation_seats import SeatBlock, attributes
 
 Getter = Callable[[Any, Any, int], Any]
 """``(game, state, seat) -> value``: what a part reads, for the observer ``seat``."""
@@ -48,7 +48,9 @@ class Part(Protocol):
     """One piece of an observation: its fields, how it writes them, what the view shows of it.
 
     ``per_seat`` False: what it writes is the same for every observer (written once when several seats
-    observe one position)."""
+    observe one position). Parts of one kind that are many in an observation (cards, numbers, one-hots) are
+    written together instead: each gives an ``item`` (where it writes, what it reads) and the kind's ``batch``
+    makes one writer of all of them, one call per observation instead of one per part."""
 
     per_seat: bool
 
@@ -66,11 +68,22 @@ class Observation(ObservationLayout):
         seats = next((p for p in parts if isinstance(p, SeatBlock)), None)
         super().__init__([f for p in parts for f in p.layout_fields(n, pack)], version, seats=seats)
         self.parts = tuple(parts)
-        writers = [(w, p.per_seat) for p in parts if (w := p.writer(self.offsets, n, pack.index)) is not None]
+        writers = self._batched(parts, pack.index)
+        writers += [(w, p.per_seat) for p in parts
+                    if getattr(p, "batch", None) is None and (w := p.writer(self.offsets, n, pack.index)) is not None]
         self._writers = [w for w, _ in writers]
         self._shared = [w for w, per_seat in writers if not per_seat]
         self._own = [w for w, per_seat in writers if per_seat]
         self._viewers = [v for p in parts if (v := p.viewer(n)) is not None]
+
+    def _batched(self, parts: Sequence[Part], index: dict[int, int]) -> list[tuple[Writer, bool]]:
+        """One writer for all the parts of each kind that writes in a batch (and of each ``per_seat``)."""
+        items: dict[tuple[Callable, bool], list] = {}
+        for p in parts:
+            batch = getattr(p, "batch", None)
+            if batch is not None:
+                items.setdefault((batch, p.per_seat), []).append(p.item(self.offsets, index))
+        return [(batch(found), per_seat) for (batch, per_seat), found in items.items()]
 
     def encode(self, game: Any, state: Any, seat: int, out: np.ndarray) -> None:
         """Fill ``out`` (zeros) with what ``seat`` may know."""
@@ -137,12 +150,16 @@ class Cards:
     def layout_fields(self, n: int, pack: Pack) -> list[Field]:
         return [Field(self.name, len(pack), self.doc)]
 
-    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
-        slot, cards = card_slots(at[self.name], index), self.cards
+    def item(self, at: dict[str, int], index: dict[int, int]) -> tuple[dict[int, int], Getter]:
+        """Where each card is written, and the cards."""
+        return card_slots(at[self.name], index), self.cards
 
+    @staticmethod
+    def batch(items: Sequence[tuple[dict[int, int], Getter]]) -> Writer:
         def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
-            for c in cards(game, state, seat):
-                out[slot[c]] = 1.0
+            for slot, cards in items:
+                for c in cards(game, state, seat):
+                    out[slot[c]] = 1.0
         return write
 
     def viewer(self, n: int) -> Viewer:
@@ -204,16 +221,27 @@ class Scalar:
         attr = self.get
         return lambda game, state, seat: getattr(state, attr)
 
-    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
-        start, get, scale = at[self.name], self.get, self.scale
-        if isinstance(get, str):  # the common case, without a getter call
+    def item(self, at: dict[str, int], index: dict[int, int]) -> tuple[int, str | Getter, float]:
+        return at[self.name], self.get, self.scale
 
-            def write_attr(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
-                out[start] = min(getattr(state, get) / scale, 1.0)
-            return write_attr
+    @staticmethod
+    def batch(items: Sequence[tuple[int, str | Getter, float]]) -> Writer:
+        """The numbers named by a state attribute read in one call, the others through their getters; only a
+        value that is not 0 is written (``out`` is zeros), capped with a comparison (``min`` is a builtin call,
+        dearer than the rest)."""
+        named = [(start, scale) for start, get, scale in items if isinstance(get, str)]
+        read = attributes([get for _, get, _ in items if isinstance(get, str)])
+        computed = [item for item in items if not isinstance(item[1], str)]
 
         def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
-            out[start] = min(get(game, state, seat) / scale, 1.0)
+            for (start, scale), value in zip(named, read(state), strict=True):
+                value /= scale
+                if value:
+                    out[start] = value if value < 1.0 else 1.0
+            for start, get, scale in computed:
+                value = get(game, state, seat) / scale
+                if value:
+                    out[start] = value if value < 1.0 else 1.0
         return write
 
     def viewer(self, n: int) -> Viewer | None:
@@ -236,13 +264,16 @@ class OneHot:
     def layout_fields(self, n: int, pack: Pack) -> list[Field]:
         return [Field(self.name, self.size, self.doc)]
 
-    def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
-        start, chosen = at[self.name], self.index
+    def item(self, at: dict[str, int], index: dict[int, int]) -> tuple[int, Getter]:
+        return at[self.name], self.index
 
+    @staticmethod
+    def batch(items: Sequence[tuple[int, Getter]]) -> Writer:
         def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
-            i = chosen(game, state, seat)
-            if i is not None:
-                out[start + i] = 1.0
+            for start, chosen in items:
+                i = chosen(game, state, seat)
+                if i is not None:
+                    out[start + i] = 1.0
         return write
 
     def viewer(self, n: int) -> Viewer:
@@ -389,7 +420,8 @@ class TrickNumber:
         start, last = at["trick_number"], self.tricks - 1
 
         def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
-            out[start + min(state.tricks_played, last)] = 1.0
+            done = state.tricks_played
+            out[start + (done if done < last else last)] = 1.0
         return write
 
     def viewer(self, n: int) -> None:

@@ -41,6 +41,7 @@ class SeatField:
     ``reads`` names the state's per-seat lists a numeric field is a function of (with the
     game's constants): ``get`` runs only when one of them changed, and its scaled rows are cached by
     its values. A numeric field that reads nothing declared is compared by ``get``'s value.
+    ``attr`` names the state attribute a marker is, if it is one: the block reads all of those in one call.
     """
 
     name: str
@@ -51,13 +52,17 @@ class SeatField:
     offset: float = 0.0
     view: str | None = ""
     reads: tuple[str, ...] = ()
+    attr: str = ""
 
     @property
     def view_key(self) -> str | None:
         return self.name if self.view == "" else self.view
 
 
-def marker(name: str, doc: str, get: Getter, view: str | None = "") -> SeatField:
+def marker(name: str, doc: str, get: Getter | str, view: str | None = "") -> SeatField:
+    """A marker: ``get(state)`` is the marked seat or None, or ``get`` names the state attribute that holds it."""
+    if isinstance(get, str):
+        return SeatField(name, doc, attrgetter(get), marker=True, view=view, attr=get)
     return SeatField(name, doc, get, marker=True, view=view)
 
 
@@ -117,8 +122,17 @@ def playing_field(doc: str, n: int) -> SeatField:
 
 
 LEADER = marker("leader", LEADER_DOC, leader)
-TO_ACT = marker("to_act", TO_ACT_DOC, attrgetter("to_act"))
-DEALER = marker("dealer", DEALER_DOC, attrgetter("dealer"))
+TO_ACT = marker("to_act", TO_ACT_DOC, "to_act")
+DEALER = marker("dealer", DEALER_DOC, "dealer")
+
+
+def attributes(names: Sequence[str]) -> Callable[[Any], tuple]:
+    """The attributes ``names`` of an object as a tuple, in one call (``attrgetter`` of one name gives no tuple):
+    what the encoders read of the state, read at once."""
+    if len(names) == 1:
+        get = attrgetter(names[0])
+        return lambda obj: (get(obj),)
+    return attrgetter(*names) if names else (lambda obj: ())
 
 
 def _block_inputs(numeric: Sequence[SeatField]) -> tuple[Callable[[Any], tuple], list[list[int]]]:
@@ -128,10 +142,7 @@ def _block_inputs(numeric: Sequence[SeatField]) -> tuple[Callable[[Any], tuple],
     names = list(dict.fromkeys(name for f in numeric for name in f.reads))
     unread = [i for i, f in enumerate(numeric) if not f.reads]
     readers = [[i for i, f in enumerate(numeric) if name in f.reads] for name in names] + [[i] for i in unread]
-    if len(names) > 1:
-        lists = attrgetter(*names)
-    else:
-        lists = (lambda s, get=attrgetter(names[0]): (get(s),)) if names else (lambda s: ())
+    lists = attributes(names)
     if not unread:
         return lists, readers
     gets = [numeric[i].get for i in unread]
@@ -155,20 +166,22 @@ class FieldRows:
         if rows is None:
             if len(self.cache) >= SeatBlock.CACHE_LIMIT:
                 self.cache.clear()
-            scaled = np.array(key, dtype=np.float64)
-            np.divide(scaled, self.scale, out=scaled)  # divided, not multiplied: the same floats as x / scale
-            np.add(scaled, self.offset, out=scaled)
-            np.minimum(scaled, 1.0, out=scaled)
-            if self.clip_at_zero:
-                np.maximum(scaled, 0.0, out=scaled)
-            rows = self.cache[key] = scaled[self.order].astype(OBS_DTYPE)
+            # n numbers: Python floats (divided, not multiplied: x / scale), capped by comparisons (min and max
+            # are builtin calls), rounded to float32 once by numpy
+            scale, offset, low = self.scale, self.offset, 0.0 if self.clip_at_zero else -np.inf
+            scaled = []
+            for value in key:
+                x = offset + value / scale
+                scaled.append(1.0 if x > 1.0 else low if x < low else x)
+            rows = self.cache[key] = np.array(scaled, dtype=OBS_DTYPE)[self.order]
         return rows
 
 
 class SeatBlock:
     """The per-seat fields of one game at one table size, laid end to end in the vector.
 
-    Markers (who leads, who acts, the dealer...) are written one element each. The numeric
+    Markers (who leads, who acts, the dealer...) are written one element each, the attribute markers read in
+    one call, each element found in a table by observer and marked seat. The numeric
     fields change far more rarely than whose turn it is (a trick won, a fold, a knock), and a
     move changes one or two of them, so the block keeps every observer's current block (one
     row per observer seat, in her relative seat order) and, when the lists the fields read
@@ -185,7 +198,8 @@ class SeatBlock:
         self.fields, self.n = tuple(fields), n
         self.size = len(self.fields) * n
         numeric = [(row, f) for row, f in enumerate(self.fields) if not f.marker]
-        self._markers = [(row * n, f.get) for row, f in enumerate(self.fields) if f.marker]
+        self._attr_markers = [(row, f.attr) for row, f in enumerate(self.fields) if f.marker and f.attr]
+        self._computed_markers = [(row, f.get) for row, f in enumerate(self.fields) if f.marker and not f.attr]
         self._inputs, self._readers = _block_inputs([f for _, f in numeric])
         clip_at_zero = any(f.offset for _, f in numeric)  # only offset fields (net results) go below 0
         self._numeric = [FieldRows(f, row * n, n, clip_at_zero) for row, f in numeric]
@@ -203,18 +217,31 @@ class SeatBlock:
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Callable:
         """Every field of the block into ``out`` at the block's place, in the observer's relative seat order."""
-        start, size, inputs, markers = at[self.fields[0].name], self.size, self._inputs, self._markers
+        start, inputs = at[self.fields[0].name], self._inputs
+        block = slice(start, start + self.size)
+        attrs = attributes([attr for _, attr in self._attr_markers])
+        attr_slots = [[self._marker_slots(start, row, seat) for row, _ in self._attr_markers] for seat in range(n)]
+        computed = [[(self._marker_slots(start, row, seat), get) for row, get in self._computed_markers]
+                    for seat in range(n)]
 
         def write(game: Any, state: Any, seat: int, out: np.ndarray) -> None:
             now = inputs(state)
             if now != self._last_inputs:  # most moves change none of the lists (compared, not hashed: fast)
                 self._refresh(state, now)
-            out[start:start + size] = self._current[seat]
-            for row, get in markers:
+            out[block] = self._current[seat]
+            for slots, marked in zip(attr_slots[seat], attrs(state), strict=True):
+                if marked is not None:
+                    out[slots[marked]] = 1.0
+            for slots, get in computed[seat]:
                 marked = get(state)
                 if marked is not None:
-                    out[start + row + (marked - seat) % n] = 1.0
+                    out[slots[marked]] = 1.0
         return write
+
+    def _marker_slots(self, start: int, row: int, seat: int) -> list[int]:
+        """Where the marker in ``row`` (of a block at ``start``) marks each absolute seat, for observer ``seat``."""
+        n = self.n
+        return [start + row * n + (marked - seat) % n for marked in range(n)]
 
     def viewer(self, n: int) -> Callable:
         view = self.view

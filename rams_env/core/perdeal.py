@@ -26,17 +26,19 @@ class Fresh:
 
     make: Callable[[int], Any]
     kept_on_redeal: bool = False
+    constant: bool = False
+    """``make`` gives the same immutable value every deal (``per_deal``): set with the others at once."""
 
 
-def _field(make: Callable[[int], Any], kept_on_redeal: bool, **default: Any) -> Any:
-    return field(metadata={PER_DEAL: Fresh(make, kept_on_redeal)}, **default)
+def _field(make: Callable[[int], Any], kept_on_redeal: bool, constant: bool = False, **default: Any) -> Any:
+    return field(metadata={PER_DEAL: Fresh(make, kept_on_redeal, constant)}, **default)
 
 
 def per_deal(value: Any = None, *, kept_on_redeal: bool = False) -> Any:
     """A field that starts every deal as ``value`` (immutable: None, a number, a flag, an enum member)."""
     if isinstance(value, (list, dict, set)):
         raise TypeError("per_deal takes an immutable value; use per_deal_list, per_deal_dict or per_seat_lists")
-    return _field(lambda n: value, kept_on_redeal, default=value)
+    return _field(lambda n: value, kept_on_redeal, constant=True, default=value)
 
 
 def per_deal_list(*, kept_on_redeal: bool = False) -> Any:

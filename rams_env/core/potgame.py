@@ -14,6 +14,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import sub
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,11 +44,6 @@ def ledger_from_carry(carry: Mapping[str, Any], n: int, bankroll: int) -> Ledger
     return Ledger([int(b) for b in bankrolls], int(pot))
 
 
-def net_results(ledger: Ledger, start: list[int]) -> list[int]:
-    """Each seat's chips won (negative: lost) since the session started."""
-    return [b - b0 for b, b0 in zip(ledger.bankrolls, start, strict=True)]
-
-
 @dataclass
 class LedgerState(TrickState):
     """A session played for chips kept in a ledger (the pot games, Fipsen's Thedinghausen hedewigs)."""
@@ -63,7 +59,7 @@ class LedgerState(TrickState):
 
     def net_results(self) -> list[int]:
         """Each seat's chips won (negative: lost) since the session began: the pot games' scores."""
-        return net_results(self.ledger, self.session_start)
+        return list(map(sub, self.ledger.bankrolls, self.session_start))  # after every move: a loop in C
 
 
 @dataclass

@@ -28,7 +28,7 @@ def seat_block(n: int, race_to: int) -> seats.SeatBlock:
         seats.marker("declarer", "1 for the declarer (or the player who called fipsen)",
                      lambda s: s.declarer if s.declarer is not None else s.fipsen, view=None),
         seats.seat_list("passed", "1 if the player has passed in the auction"),
-        seats.marker("highest_bidder", "1 for the player holding the highest bid", lambda s: s.highest_bidder),
+        seats.marker("highest_bidder", "1 for the player holding the highest bid", "highest_bidder"),
         seats.tricks_won_field(TRICKS),
         seats.seat_list("race", "Thedinghausen: tricks toward the prize / race_to", scale=race_to),
         seats.seat_list("net", "score change in the session, 0.5 + net / 200, clipped to [0, 1]", "scores",

@@ -26,7 +26,7 @@ def seat_block(n: int) -> seats.SeatBlock:
     """Lupfen's per-player fields (seat-relative), in layout order."""
     return seats.SeatBlock([
         *seats.play_markers(Phase.PLAY),
-        seats.marker("lifter", "1 for the player who lifted", lambda s: s.lifter),
+        seats.marker("lifter", "1 for the player who lifted", "lifter"),
         seats.bid_field("passed", "1 if the player passed this deal", Bid.PASS),
         seats.playing_field("1 if the player plays this deal (lifted, joined, or a force round)", n),
         seats.tricks_won_field(TRICKS),

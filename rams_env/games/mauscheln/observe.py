@@ -30,7 +30,7 @@ def seat_block(n: int, pinke: int) -> seats.SeatBlock:
     """Mauscheln's per-player fields (seat-relative), in layout order."""
     return seats.SeatBlock([
         *seats.play_markers(Phase.PLAY),
-        seats.marker("sneaker", "1 for the sneaker (or the knocking dealer)", lambda s: s.sneaker),
+        seats.marker("sneaker", "1 for the sneaker (or the knocking dealer)", "sneaker"),
         seats.bid_field("passed", "1 if the player passed this deal", Bid.PASS),
         seats.bid_field("joined", "1 if the player joined the sneaker", Bid.JOIN),
         seats.tricks_won_field(TRICKS),

@@ -7,7 +7,6 @@ face-down discards never reach the vector (tested by re-dealing unseen cards).
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from rams_env.core import observation_core as core
@@ -42,11 +41,11 @@ def seat_block(n: int, lives: int) -> seats.SeatBlock:
         seats.SeatField("poor", "1 if exactly one life left (armoede)",
                         lambda s: [lives - lost == 1 for lost in s.lives_lost], view=None, reads=("lives_lost",)),
         seats.seat_list("knocks", "knocks made this deal / 8 (capped at 1)", "knocked_by", scale=8),
-        seats.marker("last_knocker", "1 for the player who knocked last", attrgetter("last_knocker")),
+        seats.marker("last_knocker", "1 for the player who knocked last", "last_knocker"),
         seats.DEALER,
         seats.seat_list("redraws", "dirty-hand redraws this deal / 8", scale=MAX_REDRAWS),
         seats.marker("claimant", "1 for the player whose dirty-hand claim is open to challenge",
-                     attrgetter("claimant")),
+                     "claimant"),
         seats.SeatField("whistled", "1 if the player whistled (three tens, or three jacks by choice)",
                         lambda s: [signal is Signal.WHISTLE for signal in s.signals], view=None, reads=("signals",)),
         seats.SeatField("stood", "1 if the player stood up (four tens, or four jacks by choice)",
