@@ -138,6 +138,52 @@ def test_batched_exploit_of_a_checkpoint_reports_a_gain(tmp_path, capsys):
     assert result["lower"] <= result["gain"] <= result["upper"]
 
 
+def _probe_args(**more):
+    import argparse
+
+    fields = dict(game=None, players=None, steps=600, deals=3, seed=0, trainer=None, from_target=False,
+                  overrides=["batched.envs_per_table=32", "batched.rollout_steps=8", "torch_threads=1",
+                             "batched.minibatch_size=256"])
+    return argparse.Namespace(**{**fields, **more})
+
+
+def test_a_probe_from_the_target_starts_with_the_targets_weights_and_its_shape(tmp_path):
+    """--from-target: the learner's network is the target's (net_arch read from the checkpoint, not the config's
+    [256, 256]); from scratch it is not."""
+    from training.exploit import batched_run, build_config
+
+    run = BatchedRun(tiny(tmp_path / "target", "total_timesteps=300", "seed=7"), quiet=True)
+    run.train()  # trained, and from another seed: weights no fresh learner starts with
+    weights = run.save("weights.zip", optimizer=False)
+    _, target_state, _ = load_checkpoint(weights)
+    for from_target in (True, False):
+        config = build_config(str(weights), _probe_args(from_target=from_target))
+        config.out_dir = str(tmp_path / f"probe_{from_target}")
+        assert (config.batched.net_arch == [16]) is from_target
+        if not from_target:
+            config.batched.net_arch = [16]  # the same shape, so that only the start differs
+        state = batched_run(config, quiet=True, from_target=from_target).selfplay.policy.state_dict()
+        same = all(torch.equal(state[name], target_state[name]) for name in target_state)
+        assert same is from_target
+
+
+def test_a_probe_from_the_target_is_refused_for_scripted_targets_and_other_shapes(tmp_path):
+    from agents.checkpoint.format import CheckpointError
+    from training.exploit import batched_run, build_config
+
+    with pytest.raises(ConfigError, match="--from-target"):
+        build_config("heuristic", _probe_args(game="toepen", from_target=True))
+    with pytest.raises(ConfigError, match="--from-target"):
+        build_config("pretrained", _probe_args(game="toepen", trainer="sb3", from_target=True))
+    out = tmp_path / "target"
+    weights = BatchedRun(tiny(out, "total_timesteps=300"), quiet=True).save("weights.zip", optimizer=False)
+    config = build_config(str(weights), _probe_args(from_target=True, overrides=[
+        *_probe_args().overrides, "batched.net_arch=[8]"]))
+    config.out_dir = str(tmp_path / "probe")
+    with pytest.raises(CheckpointError, match="shape"):
+        batched_run(config, quiet=True, from_target=True)
+
+
 def test_the_batched_probe_plays_its_one_table_with_as_many_deals_as_the_config_plays_over_all():
     """toepen_batched.yaml trains on every table (48 deals each): the probe's one table gets all of them at once,
     and a --set still wins."""
