@@ -123,6 +123,28 @@ def test_resumed_run_refuses_another_network(tmp_path):
         other.resume()
 
 
+def test_a_new_run_starts_from_init_from_and_a_misfit_is_refused(tmp_path):
+    """batched.init_from: the learner starts with that checkpoint's weights (a fine-tune), trains from there;
+    a network of another shape is refused with the checkpoint's name."""
+    from agents.checkpoint.format import CheckpointError
+
+    source = BatchedRun(tiny(tmp_path / "source", "total_timesteps=300", "seed=7"), quiet=True)
+    source.train()
+    weights = source.save("weights.zip", optimizer=False)
+    _, start, _ = load_checkpoint(weights)
+    run = BatchedRun(tiny(tmp_path / "tuned", f"batched.init_from={weights}"), quiet=True)
+    run.warm_start()
+    assert all(torch.equal(run.selfplay.policy.state_dict()[name], start[name]) for name in start)
+    run.train()
+    assert run.steps >= 1200 and run.meta()["config"]["batched"]["init_from"] == str(weights)
+    fresh = BatchedRun(tiny(tmp_path / "fresh"), quiet=True)
+    fresh.warm_start()  # nothing to start from: the seed's initial weights stay
+    assert not torch.equal(fresh.selfplay.policy.state_dict()["action_net.weight"], start["action_net.weight"])
+    other = BatchedRun(tiny(tmp_path / "other", f"batched.init_from={weights}", "batched.net_arch=[8]"), quiet=True)
+    with pytest.raises(CheckpointError, match="weights.zip.*shape"):
+        other.warm_start()
+
+
 # ----------------------------------------------------------------------- exploit
 def test_batched_exploit_of_a_checkpoint_reports_a_gain(tmp_path, capsys):
     from cli.exploit import main as exploit_main

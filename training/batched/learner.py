@@ -55,6 +55,8 @@ class BatchedConfig:
     # Python-engine slots, e.g. {"heuristic": 0.5, "heuristic:bluffer": 0.2}; the other seats are the league's
     scripted_envs_per_table: int = 0  # Python-engine slots of each table spec (0: none; they cost far more)
     reward_scale: float = 1.0  # the learner learns from rewards times this (lives and chips are small numbers)
+    init_from: str = ""  # a checkpoint whose weights a new run starts from (a fine-tune of a shipped agent, say:
+    # agents/pretrained/toepen.zip); "" = fresh weights. Same space and net_arch, else a CheckpointError
 
 
 class SelfPlay:

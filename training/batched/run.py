@@ -135,8 +135,15 @@ class BatchedRun:
         self.checkpointed = self.steps
 
     def warm_start(self) -> None:
-        """The SB3 path's imitation warm start; the config refuses a teacher for the batched trainer."""
-        return None
+        """A new run's start from ``batched.init_from``'s weights, if set (the SB3 path's imitation warm start is
+        refused for this trainer by the config); the optimizer, the league and the counters start afresh."""
+        path = self.config.batched.init_from
+        if path:
+            from training.batched.target import start_from
+
+            start_from(self.selfplay.policy, path)
+            if not self.quiet:
+                print(f"starting from the weights of {path}")
 
     def train(self, stop: StopRequest | None = None) -> None:
         """Iterate up to ``total_timesteps``, then ``last.zip``; raises Interrupted after saving if ``stop`` asks."""

@@ -57,3 +57,10 @@ def frozen_target(path: str | Path, space, table) -> FrozenTarget:
         raise CheckpointError(path, f"a network of {sizes[0]} inputs and {sizes[1]} actions fits neither this "
                                     f"table nor the learner's space ({space.obs_size}, {space.num_actions})")
     return FrozenTarget(net, torch.as_tensor(obs_index), torch.as_tensor(action_of_native), space.num_actions)
+
+
+def start_from(policy: ActorCritic, path: str | Path) -> None:
+    """``policy`` set to the weights of the checkpoint at ``path`` (a fine-tune, or a probe that starts as its
+    target); a CheckpointError naming the difference if that network is not this one (another space or shape)."""
+    _, state, _ = load_checkpoint(path)
+    fit_weights(policy, state, path)

@@ -58,6 +58,10 @@ class RLlibRun(BatchedRun):
     def steps(self) -> int:
         return self._steps
 
+    def warm_start(self) -> None:
+        """RLlib's modules start from their own initial weights (``batched.init_from`` is the batched learner's)."""
+        return None
+
     def weights(self) -> dict[str, Any]:
         """The learner module's weights (``net.`` + rams' state_dict names)."""
         return self.algo.learner_group.get_weights(module_ids=[LEARNER])[LEARNER]
