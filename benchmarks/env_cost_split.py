@@ -19,7 +19,7 @@ import numpy as np
 
 import rams_env
 from benchmarks.env_throughput import pin_one_core
-from evaluation.throughput import cpu_seconds, random_play
+from evaluation.throughput import cpu_seconds, preset_for, random_play
 from rams_env.core.observation import OBS_DTYPE
 from rams_env.factory import raw_env
 
@@ -43,9 +43,12 @@ def engine_us(game, seconds: float, observe: bool) -> float:
 
 
 def split(game: str, n: int, seconds: float) -> dict[str, float]:
-    wrapped = 1e6 / random_play(rams_env.make(game, n, random_carry=True), seconds)[0]
-    raw = 1e6 / random_play(raw_env(game, n, random_carry=True), seconds)[0]
-    engine = raw_env(game, n).game
+    """The four loops of one game and table size, with the preset the other benchmarks take for it
+    (``preset_for``: the default if it seats ``n`` players, else the first that does, as Fipsen 5p needs)."""
+    preset = preset_for(game, n)
+    wrapped = 1e6 / random_play(rams_env.make(game, n, preset=preset, random_carry=True), seconds)[0]
+    raw = 1e6 / random_play(raw_env(game, n, preset=preset, random_carry=True), seconds)[0]
+    engine = raw_env(game, n, preset=preset).game
     rules, observed = engine_us(engine, seconds, False), engine_us(engine, seconds, True)
     return {"total": wrapped, "rules": rules, "encoding": observed - rules, "aec": raw - observed,
             "wrapper": wrapped - raw}
