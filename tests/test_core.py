@@ -202,3 +202,32 @@ def test_rules_build_presets_and_errors():
     with pytest.raises(RulesError, match="huge"):
         DemoRules.build("huge")
     assert NATURAL_ORDER.strength(card("Ac")) > NATURAL_ORDER.strength(card("2c"))
+
+
+@pytest.mark.parametrize("game_name", ["toepen", "tippen"])
+def test_a_copied_game_encodes_what_the_original_encodes(game_name):
+    """The seat block keeps views of its block (updated in place): a deep copy or a cloudpickle round trip (how
+    SuperSuit's vector envs copy an env) must make its own views, not carry stale or broken ones."""
+    import copy
+
+    import cloudpickle
+    import numpy as np
+
+    import rams_env
+
+    env = rams_env.make(game_name)
+    env.reset(seed=3)
+    game, rng = env.unwrapped.game, np.random.default_rng(0)
+    copies = [copy.deepcopy(game), cloudpickle.loads(cloudpickle.dumps(game))]
+    for _ in range(12):
+        state = env.unwrapped.game_state
+        if state.terminal:
+            break
+        for seat in range(game.num_players):
+            expected = np.zeros(game.observation.size, np.float32)
+            game.encode(state, seat, expected)
+            for other in copies:
+                got = np.zeros(game.observation.size, np.float32)
+                other.encode(state, seat, got)
+                assert np.array_equal(got, expected)
+        env.step(int(rng.choice(np.flatnonzero(env.last()[0]["action_mask"]))))

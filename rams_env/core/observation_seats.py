@@ -218,11 +218,25 @@ class SeatBlock:
         """``_last_lists`` as a tuple, what ``inputs(state)`` is compared with at every observation."""
         self._current = np.zeros((n, self.size), dtype=OBS_DTYPE)
         """Each observer seat's block as of ``_last_inputs`` (one row per observer), markers 0; updated in place."""
-        self._rows = [memoryview(row) for row in self._current]
-        """``_current``'s row of each observer seat (memoryviews, made once: they follow the updates)."""
-        self._columns = [self._current[:, field.start:field.stop] for field in self._numeric]
-        """Each numeric field's columns of ``_current`` (views, made once)."""
+        self._make_views()
         self._viewed = [(f.view_key, f.get, f.marker) for f in self.fields if f.view_key is not None]
+
+    def _make_views(self) -> None:
+        """Views of ``_current``, made once (they follow its updates): each observer seat's row (a memoryview)
+        as ``_rows``, each numeric field's columns as ``_columns``."""
+        self._rows = [memoryview(row) for row in self._current]
+        self._columns = [self._current[:, field.start:field.stop] for field in self._numeric]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and deep-copied without the views (a memoryview does not pickle, and a pickled numpy view
+        comes back as a copy that no longer follows ``_current``); :meth:`__setstate__` makes them again."""
+        state = self.__dict__.copy()
+        del state["_rows"], state["_columns"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._make_views()
 
     # ---------------------------------------------------- as a part of an Observation
     def layout_fields(self, n: int, pack: Any) -> list[Field]:
@@ -230,7 +244,7 @@ class SeatBlock:
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Callable:
         """Every field of the block into ``out`` at the block's place, in the observer's relative seat order."""
-        start, inputs, rows = at[self.fields[0].name], self._inputs, self._rows
+        start, inputs = at[self.fields[0].name], self._inputs
         block = slice(start, start + self.size)
         attrs = attributes([attr for _, attr in self._attr_markers])
         attr_slots = [[self._marker_slots(start, row, seat) for row, _ in self._attr_markers] for seat in range(n)]
@@ -241,7 +255,7 @@ class SeatBlock:
             now = inputs(state)
             if now != self._last_inputs:  # most moves change none of the lists (compared, not hashed: fast)
                 self._refresh(state, now)
-            out[block] = rows[seat]
+            out[block] = self._rows[seat]  # read here, not captured: a copy of the block makes its own views
             for slots, marked in zip(attr_slots[seat], attrs(state), strict=True):
                 if marked is not None:
                     out[slots[marked]] = 1.0
