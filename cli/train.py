@@ -8,6 +8,8 @@
     rams train configs/train/toepen.yaml --overwrite     # delete the previous run in <out_dir> first
 
     rams train configs/train/toepen.yaml --export agents/pretrained/toepen_4p.zip   # ship the weights
+    rams train configs/train/toepen_batched.yaml --resume --export toepen.zip --snapshot 15500000
+                                                         # ship an earlier league snapshot instead
 
 The config's ``trainer`` picks the trainer. ``batched`` (training/batched/run.py): PPO self-play on
 the batched engine, every seat of about a thousand deals at once, the learner against itself, its
@@ -67,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config(args.config, args.overrides)
         check_outputs(files=[args.export])
+        check_snapshot_args(args, config)
         note = prepare_run_dir(config.out_dir, args.resume, args.overwrite)
     except (ConfigError, RunDirError, ValueError, OSError) as err:
         print(f"rams train: {err}", file=sys.stderr)
@@ -94,6 +97,23 @@ def main(argv: list[str] | None = None) -> int:
                   f"free some space, then resume with: {resume_command(argv)}", file=sys.stderr)
             return 1
         return stop.exit_code
+
+
+def check_snapshot_args(args: argparse.Namespace, config) -> None:
+    """``--snapshot`` picks a league snapshot of a batched run for ``--export``; anything else is refused before
+    training starts (an SB3 run writes its snapshots as files under <out_dir>/snapshots/)."""
+    if args.snapshot is None:
+        return
+    if not args.export:
+        raise ValueError("--snapshot says which weights --export writes; give --export PATH.zip too")
+    if config.trainer != "batched":
+        raise ValueError(f"--snapshot picks a league snapshot of a batched run; this config's trainer is "
+                         f"{config.trainer} (an sb3 run keeps its snapshots as files under <out_dir>/snapshots/)")
+    if not config.snapshot_every:
+        raise ValueError("--snapshot: this run keeps no snapshots (snapshot_every is 0)")
+    from training.batched.league import snapshot_id
+
+    snapshot_id(args.snapshot, config.snapshot_every)  # a multiple of snapshot_every, or a ValueError
 
 
 def make_run(config, quiet: bool):
@@ -132,7 +152,14 @@ def train_and_report(run, args: argparse.Namespace, resume: bool, stop: StopRequ
     run.train(stop)
     results = run.evaluate(deals=config.eval.final_deals or None, progress=not args.quiet)
     run.save("final.zip")
-    if args.export:
+    if args.export and args.snapshot is not None:
+        try:
+            path = run.save_snapshot(args.export, args.snapshot)
+            print(f"exported the snapshot at {args.snapshot:,} steps to {path}")
+        except ValueError as err:
+            print(f"rams train: cannot export: {err}", file=sys.stderr)
+            return 2
+    elif args.export:
         print(f"exported the final weights to {run.save(args.export, optimizer=False)}")
     print(run.report(results, time.perf_counter() - start))
     print(f"checkpoints, results.json, evaluation.png: {run.out}/   TensorBoard: tensorboard --logdir {run.out / 'tb'}")

@@ -31,6 +31,9 @@ def build_parser(doc: str | None) -> argparse.ArgumentParser:
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--export", metavar="PATH.zip",
                         help="also write the final weights, no optimizer state (agents/pretrained/<game>_4p.zip)")
+    parser.add_argument("--snapshot", metavar="STEPS", type=int,
+                        help="with --export and trainer: batched, write the league snapshot frozen when the run "
+                             "crossed STEPS (a multiple of snapshot_every it still holds) instead of the final weights")
     return parser
 
 

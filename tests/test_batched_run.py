@@ -115,6 +115,38 @@ def test_sigint_stops_at_an_iteration_boundary_and_saves(tmp_path, monkeypatch):
     assert 0 < meta["steps"] < 100000 and not (out / "results.json").exists()
 
 
+def test_export_of_a_league_snapshot_writes_its_weights_and_refuses_one_not_held(tmp_path, capsys):
+    """``--export --snapshot STEPS`` ships an earlier point of the run: the snapshot frozen on crossing STEPS."""
+    from training.batched.league import snapshot_id
+
+    out, config = tmp_path / "run", str(_yaml(tmp_path, tiny(tmp_path / "run")))
+    assert train_main([config, "--quiet", "--export", str(tmp_path / "s.zip"), "--snapshot", "800"]) == 0
+    meta, weights, optimizer = load_checkpoint(tmp_path / "s.zip", with_optimizer=True)
+    league = load_trainer_state(out / "last.zip")["league"]
+    held = league["weights"][str(snapshot_id(800, 400))]
+    assert meta["steps"] == 800 and meta["snapshot_of"] == {"steps": league_steps(out), "snapshot_every": 400}
+    assert optimizer is None and all(torch.equal(weights[k], held[k]) for k in held)
+    final = load_checkpoint(out / "final.zip")[1]
+    assert any(not torch.equal(final[k], held[k]) for k in held)  # not the final weights
+    code = train_main([config, "--quiet", "--resume", "--export", str(tmp_path / "t.zip"), "--snapshot", "2000"])
+    held = ", ".join(f"{400 * (int(i) - snapshot_id(400, 400) + 1):,}" for i in sorted(league["weights"], key=int))
+    assert code == 2 and f"no snapshot frozen at 2,000 steps (held: {held})" in capsys.readouterr().err
+    assert not (tmp_path / "t.zip").exists()
+
+
+def league_steps(out: Path) -> int:
+    return load_checkpoint(out / "last.zip")[0]["steps"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--snapshot", "400"], "give --export PATH.zip too"),
+    (["--snapshot", "400", "--export", "x.zip", "--set", "trainer=sb3"], "this config's trainer is sb3"),
+    (["--snapshot", "500", "--export", "x.zip"], "500 is not one")])
+def test_a_snapshot_export_that_cannot_work_is_refused_before_training(tmp_path, capsys, args, words):
+    code = train_main([str(_yaml(tmp_path, tiny(tmp_path / "run"))), "--quiet", *args])
+    assert code == 2 and words in capsys.readouterr().err and not (tmp_path / "run" / "last.zip").exists()
+
+
 def test_resumed_run_refuses_another_network(tmp_path):
     out = tmp_path / "run"
     BatchedRun(tiny(out, "total_timesteps=300"), quiet=True).train()

@@ -166,6 +166,22 @@ class League:
         self.seat_policy[:], self.score[:] = seats, score
 
 
+def snapshot_id(steps: int, every: int) -> int:
+    """The id of the snapshot frozen when a run crossed ``steps`` learner decisions, ``every`` being its
+    ``snapshot_every`` (the league freezes one on each crossing of a multiple, ids counting up from
+    :data:`FIRST_SNAPSHOT`)."""
+    count, rest = divmod(int(steps), int(every))
+    if rest or count < 1:
+        raise ValueError(f"snapshots are frozen on crossing multiples of snapshot_every ({every:,}); "
+                         f"{steps:,} is not one")
+    return FIRST_SNAPSHOT + count - 1
+
+
+def snapshot_steps(ident: int, every: int) -> int:
+    """The crossing at which snapshot ``ident`` was frozen: :func:`snapshot_id` inverted."""
+    return (ident - FIRST_SNAPSHOT + 1) * every
+
+
 def mean_where(values: np.ndarray, where: np.ndarray) -> np.ndarray:
     """Row means of ``values`` over the ``where`` entries (rows with none give 0)."""
     return (values * where).sum(1) / np.maximum(where.sum(1), 1)

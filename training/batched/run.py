@@ -28,6 +28,7 @@ from agents.checkpoint.fit import fit_optimizer, fit_weights
 from agents.checkpoint.format import CheckpointError, load_checkpoint, load_trainer_state, save_checkpoint
 from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult
+from training.batched.league import snapshot_id, snapshot_steps
 from training.batched.run_eval import evaluate_weights
 from training.batched.run_log import ScalarLog, open_writer
 from training.batched.tables import TableSpec
@@ -106,6 +107,23 @@ class BatchedRun:
         return save_checkpoint(target, self.meta(), self.selfplay.policy.state_dict(),
                                self.selfplay.optimizer.state_dict() if optimizer else None,
                                self.selfplay.state() if trainer else None)
+
+    def save_snapshot(self, path: str | Path, steps: int) -> Path:
+        """The league snapshot frozen when the run crossed ``steps``, weights only, at ``path``: how a point of
+        the run chosen by measurement is shipped (docs/training.md, "Shipping a snapshot"). Its ``steps`` is
+        ``steps`` and its history stops there; ``snapshot_of`` records the run's own steps. Only the snapshots
+        the league still holds (its ``snapshots_kept`` newest, and any still seated) can be saved."""
+        every = self.config.snapshot_every
+        if not every:
+            raise ValueError("this run keeps no snapshots (snapshot_every is 0)")
+        net = self.selfplay.league.nets.get(snapshot_id(steps, every))
+        if net is None:
+            held = ", ".join(f"{snapshot_steps(i, every):,}" for i in sorted(self.selfplay.league.nets)) or "none"
+            raise ValueError(f"the league holds no snapshot frozen at {steps:,} steps (held: {held})")
+        history = [entry for entry in self.history if entry["steps"] <= steps]
+        meta = {**self.meta(), "steps": steps, "evaluation": None, "history": history,
+                "snapshot_of": {"steps": self.steps, "snapshot_every": every}}
+        return save_checkpoint(Path(path), meta, net.state_dict(), None, None)
 
     def checkpoint(self) -> Path:
         """``last.zip``: all a resume needs (weights, Adam, league, counters, generators, history)."""
