@@ -69,12 +69,13 @@ def test_all_tables_lists_every_size_of_every_preset_the_reference_takes():
     assert len(all_tables("toepen")) == 6 * len(set(t.preset for t in all_tables("toepen")))
 
 
-def test_a_resumed_learner_continues_bit_for_bit():
+@pytest.mark.parametrize("reward_norm", ["none", "per_table"])
+def test_a_resumed_learner_continues_bit_for_bit(reward_norm):
     """N iterations straight, or N/2, state saved through torch.save / weights-only load into a fresh learner
     (weights, Adam, state), then N/2: the same weights, the same deals in progress, the same generators."""
     import io
 
-    config = BatchedConfig(**{**TINY, "snapshots_kept": 2})
+    config = BatchedConfig(**{**TINY, "snapshots_kept": 2, "reward_norm": reward_norm})
 
     def run(learner: SelfPlay, iterations: range) -> SelfPlay:
         for iteration in iterations:
@@ -100,3 +101,27 @@ def test_a_resumed_learner_continues_bit_for_bit():
     assert all(torch.equal(ours[k], theirs[k]) for k in ours)
     assert np.array_equal(straight.source.obs, resumed.source.obs)
     assert straight.league.rates == resumed.league.rates and straight.rng.random() == resumed.rng.random()
+
+
+def test_per_table_reward_norm_gives_tables_that_pay_little_the_same_weight():
+    """Two tables, one paying ten times the other: after some deals both reach the learner with the same spread."""
+    from training.batched.reward_norm import TableRewardScale
+
+    rng = np.random.default_rng(0)
+    table_of_slot, num_players = np.repeat([0, 1], 50), np.repeat([3, 4], 50)
+    norm = TableRewardScale(table_of_slot, num_players, max_players=4)
+    pays = np.where(table_of_slot == 0, 10.0, 1.0)[:, None]
+    seated = np.arange(4)[None, :] < num_players[:, None]
+    for _ in range(200):
+        rewards = np.where(seated, rng.choice([-1.0, 1.0], size=(100, 4)) * pays, 0.0)
+        scaled = norm(rewards, np.ones(100, bool))  # every deal one step long
+    assert norm.scale == pytest.approx([10.0, 1.0], rel=1e-6)
+    assert np.abs(scaled[seated]) == pytest.approx(np.ones(seated.sum()), rel=1e-6)
+    assert not scaled[~seated].any()
+
+
+def test_reward_norm_is_validated():
+    from training.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match="batched.reward_norm='per_seat': one of none, per_table"):
+        load_config(None, ["trainer=batched", "batched.reward_norm=per_seat"])

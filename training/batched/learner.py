@@ -22,6 +22,7 @@ from training.batched.arrays import as_arrays, as_tensors
 from training.batched.league import LEARNER, RANDOM, League
 from training.batched.network import ActorCritic, act, act_frozen
 from training.batched.ppo import UpdateSettings, update
+from training.batched.reward_norm import REWARD_NORMS, TableRewardScale
 from training.batched.rollout import RolloutBuffer
 from training.batched.sources import VectorTables
 from training.batched.sparse import sparse_rows
@@ -57,6 +58,13 @@ class BatchedConfig:
     reward_scale: float = 1.0  # the learner learns from rewards times this (lives and chips are small numbers)
     init_from: str = ""  # a checkpoint whose weights a new run starts from (a fine-tune of a shipped agent, say:
     # agents/pretrained/toepen.zip); "" = fresh weights. Same space and net_arch, else a CheckpointError
+    reward_norm: str = "none"  # "per_table": each table's rewards divided by the running spread of its deals'
+    # payoffs, so tables that pay little weigh as much as those that pay much (reward_norm.py); "none": as they are
+
+    def validate(self) -> None:
+        """The knobs that name a choice (the config names the bad value in a ConfigError)."""
+        if self.reward_norm not in REWARD_NORMS:
+            raise ValueError(f"batched.reward_norm={self.reward_norm!r}: one of {', '.join(REWARD_NORMS)}")
 
 
 class SelfPlay:
@@ -80,6 +88,8 @@ class SelfPlay:
                                     space.obs_size, space.num_actions)
         self.settings = UpdateSettings(config.epochs, config.minibatch_size, config.clip, config.ent_coef,
                                        config.vf_coef, config.target_kl)
+        self.reward_norm = TableRewardScale(self.source.table_of_slot, self.source.num_players, players) \
+            if config.reward_norm == "per_table" else None
         self.steps = 0  # learner decisions learned from
         self.iterations = 0
 
@@ -112,10 +122,15 @@ class SelfPlay:
             with clock("env"):
                 source.step(actions)
             with clock("bookkeeping"):
-                self.buffer.reward(source.rewards * scale, source.done)
+                rewards = source.rewards if self.reward_norm is None else self.reward_norm(source.rewards, source.done)
+                self.buffer.reward(rewards * scale, source.done)
                 for name, values in self.league.end_step(source.rewards, source.done).items():
                     finished[name].append(values)
-        return summarise(finished, self.league)
+        results = summarise(finished, self.league)
+        if self.reward_norm is not None:
+            results.update({"reward_norm/smallest_scale": float(self.reward_norm.scale.min()),
+                            "reward_norm/largest_scale": float(self.reward_norm.scale.max())})
+        return results
 
     def decide(self) -> np.ndarray:
         """Every slot's action: one batched forward per policy over the slots whose seat to act it plays."""
@@ -161,6 +176,8 @@ class SelfPlay:
         state = {"steps": self.steps, "iterations": self.iterations, "league": as_tensors(self.league.state()),
                  "rng": self.rng.bit_generator.state, "generator": self.generator.get_state(),
                  "config": asdict(self.config)}
+        if self.reward_norm is not None:
+            state["reward_norm"] = as_tensors(self.reward_norm.state())
         deals = self.source.state()
         if deals is not None:
             state["deals"], state["buffer"] = as_tensors(deals), as_tensors(self.buffer.state())
@@ -178,6 +195,8 @@ class SelfPlay:
             self.source.reset(self.seed + self.iterations)
             self.buffer.clear()
         self.league.load_state(state["league"], self._empty_net)
+        if self.reward_norm is not None and "reward_norm" in state:  # a state saved without it: estimates afresh
+            self.reward_norm.load_state(as_arrays(state["reward_norm"]))
         self.rng.bit_generator.state = state["rng"]  # after any fresh draws of the league: generators as saved
         self.generator.set_state(state["generator"])
 
