@@ -256,9 +256,10 @@ class SeatBlock:
             if now != self._last_inputs:  # most moves change none of the lists (compared, not hashed: fast)
                 self._refresh(state, now)
             out[block] = self._rows[seat]  # read here, not captured: a copy of the block makes its own views
-            for slots, marked in zip(attr_slots[seat], attrs(state), strict=True):
+            slots = attr_slots[seat]
+            for i, marked in enumerate(attrs(state)):  # not zip(strict=True): a keyword call, 1,600 more
                 if marked is not None:
-                    out[slots[marked]] = 1.0
+                    out[slots[i][marked]] = 1.0
             for slots, get in computed[seat]:
                 marked = get(state)
                 if marked is not None:
