@@ -18,8 +18,7 @@ import argparse
 import numpy as np
 
 import rams_env
-from benchmarks.env_throughput import pin_one_core
-from evaluation.throughput import cpu_seconds, preset_for, random_play
+from evaluation.throughput import cpu_seconds, pin_one_core, preset_for, random_play
 from rams_env.core.observation import OBS_DTYPE
 from rams_env.factory import raw_env
 

@@ -19,12 +19,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
 import statistics
 from collections.abc import Callable
 
 import rams_env
-from evaluation.throughput import preset_for, random_play
+from evaluation.throughput import pin_one_core, preset_for, random_play
 from rams_env.registry import GAMES, game_class
 
 PEERS = {
@@ -48,15 +47,6 @@ def contenders(sizes: tuple[int, ...]) -> dict[str, Callable[[], object]]:
             # random_carry: deals from random carried-over state (lives, pot), not only a session's first
             out[label] = lambda g=game, p=preset, k=n: rams_env.make(g, k, preset=p, random_carry=True)
     return out
-
-
-def pin_one_core() -> int | None:
-    """Run on one core (the first this process may use), as the peers' figures assume."""
-    if not hasattr(os, "sched_setaffinity"):
-        return None
-    core = min(os.sched_getaffinity(0))
-    os.sched_setaffinity(0, {core})
-    return core
 
 
 def measure(sizes: tuple[int, ...], seconds: float, rounds: int) -> dict[str, dict[str, float]]:

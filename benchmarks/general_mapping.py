@@ -14,8 +14,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from benchmarks.env_throughput import pin_one_core
-from evaluation.throughput import cpu_seconds
+from evaluation.throughput import cpu_seconds, pin_one_core
 from rams_env.core.general import GeneralSpace
 
 ROWS = 1024

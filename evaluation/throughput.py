@@ -20,6 +20,15 @@ def cpu_seconds() -> float:
     return times.user + times.system
 
 
+def pin_one_core() -> int | None:
+    """Run on one core (the first this process may use), as the peers' figures assume."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    core = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {core})
+    return core
+
+
 def random_play(env, seconds: float, seed: int = 0,
                 clock: Callable[[], float] = cpu_seconds) -> tuple[float, float]:
     """(decisions/s, deals/s) of uniform random legal play for about ``seconds`` of ``clock``.

@@ -80,3 +80,12 @@ def test_the_engine_loads_without_pettingzoo_or_gymnasium(game):
             "print(sorted(m for m in ('pettingzoo', 'gymnasium') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_benchmark_scripts_import_no_sibling_script():
+    """``python benchmarks/x.py`` (how every benchmark's docstring runs it) puts ``benchmarks/``, not the
+    repository, first on the path: an import of ``benchmarks.<other>`` fails there (env_cost_split.py did).
+    What scripts share lives in a package (``evaluation.throughput``)."""
+    found = [f"{path.name}:{line} imports {module}" for path in sorted((ROOT / "benchmarks").glob("*.py"))
+             for line, module in imported_modules(path) if module.split(".")[0] == "benchmarks"]
+    assert not found, found

@@ -19,6 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
+from operator import sub
 from typing import Any, ClassVar
 
 import numpy as np
@@ -345,7 +346,7 @@ class Game(ABC):
         state.history.append((seat, action))
         if state.deal_over:
             state.deals_played += 1
-            state.deal_results.append([a - b for a, b in zip(state.scores, state.deal_start_scores, strict=True)])
+            state.deal_results.append(list(map(sub, state.scores, state.deal_start_scores)))
             # kept as it is, not copied: every game's start_deal makes a fresh breakdown, filled with fresh values
             state.deal_breakdowns.append(state.breakdown)
             if not self.session or self.session_over(state):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from operator import attrgetter
 from typing import Any, Protocol
 
 import numpy as np
@@ -70,21 +71,24 @@ class Observation(ObservationLayout):
         seats = next((p for p in parts if isinstance(p, SeatBlock)), None)
         super().__init__([f for p in parts for f in p.layout_fields(n, pack)], version, seats=seats)
         self.parts = tuple(parts)
-        writers = self._batched(parts, pack.index)
-        writers += [(w, p.per_seat) for p in parts
-                    if getattr(p, "batch", None) is None and (w := p.writer(self.offsets, n, pack.index)) is not None]
-        self._writers = [w for w, _ in writers]
-        self._shared = [w for w, per_seat in writers if not per_seat]
-        self._own = [w for w, per_seat in writers if per_seat]
+        single = [(w, p.per_seat) for p in parts
+                  if getattr(p, "batch", None) is None and (w := p.writer(self.offsets, n, pack.index)) is not None]
+        self._writers = [w for w, _ in self._batched(parts, pack.index, by_seat=False) + single]
+        """One observer's writers: one per batched kind (a writer call saved where a kind is both per seat and
+        alike for every seat, as Tippen's cards), then the others."""
+        apart = self._batched(parts, pack.index, by_seat=True) + single
+        self._shared = [w for w, per_seat in apart if not per_seat]
+        self._own = [w for w, per_seat in apart if per_seat]
         self._viewers = [v for p in parts if (v := p.viewer(n)) is not None]
 
-    def _batched(self, parts: Sequence[Part], index: dict[int, int]) -> list[tuple[Writer, bool]]:
-        """One writer for all the parts of each kind that writes in a batch (and of each ``per_seat``)."""
+    def _batched(self, parts: Sequence[Part], index: dict[int, int], by_seat: bool) -> list[tuple[Writer, bool]]:
+        """One writer for all the parts of each kind that writes in a batch (``by_seat``: and of each ``per_seat``,
+        for :meth:`encode_seats`, which writes what every seat sees alike once)."""
         items: dict[tuple[Callable, bool], list] = {}
         for p in parts:
             batch = getattr(p, "batch", None)
             if batch is not None:
-                items.setdefault((batch, p.per_seat), []).append(p.item(self.offsets, index))
+                items.setdefault((batch, p.per_seat and by_seat), []).append(p.item(self.offsets, index))
         return [(batch(found), per_seat) for (batch, per_seat), found in items.items()]
 
     def encode(self, game: Any, state: Any, seat: int, out: np.ndarray) -> None:
@@ -190,8 +194,13 @@ def hand(doc: str = "cards in the observer's hand", hidden: Getter | None = None
 
 def hand_seen_after_knock() -> Cards:
     """The hand of a game whose dealer may knock blind: empty while ``game.hand_is_hidden(state, seat)``."""
-    return hand("cards in the observer's hand (empty while the dealer decides to knock blind)",
-                hidden=lambda game, state, seat: game.hand_is_hidden(state, seat))
+    return Cards("hand", "cards in the observer's hand (empty while the dealer decides to knock blind)",
+                 _hand_unless_hidden)
+
+
+def _hand_unless_hidden(game: Any, state: Any, seat: int) -> Any:
+    """The hand, empty while ``game.hand_is_hidden``: one call at every observation (not a getter around one)."""
+    return () if game.hand_is_hidden(state, seat) else state.hands[seat]
 
 
 def own_discards(doc: str) -> Cards:
@@ -210,8 +219,8 @@ def turned(doc: str, name: str = "turned") -> Cards:
 class Scalar:
     """One number: ``value / scale`` capped at 1 in the vector, the value itself in the view.
 
-    ``get`` names a state attribute or is a :data:`Getter`; ``shown`` False keeps it out of the
-    view (which then shows the fact another way).
+    ``get`` names a state attribute (dotted names read through: ``ledger.pot``) or is a :data:`Getter`;
+    ``shown`` False keeps it out of the view (which then shows the fact another way).
     """
 
     name: str
@@ -228,8 +237,8 @@ class Scalar:
     def value(self) -> Getter:
         if callable(self.get):
             return self.get
-        attr = self.get
-        return lambda game, state, seat: getattr(state, attr)
+        read = attrgetter(self.get)  # a dotted name reads through (``ledger.pot``)
+        return lambda game, state, seat: read(state)
 
     def item(self, at: dict[str, int], index: dict[int, int]) -> tuple[int, str | Getter, float]:
         return at[self.name], self.get, self.scale
@@ -244,7 +253,8 @@ class Scalar:
         computed = [item for item in items if not isinstance(item[1], str)]
 
         def write(game: Any, state: Any, seat: int, out: memoryview) -> None:
-            for (start, scale), value in zip(named, read(state), strict=True):
+            for i, value in enumerate(read(state)):  # enumerate: zip(strict=True) is a keyword call, 1,600 more
+                start, scale = named[i]
                 value /= scale
                 if value:
                     out[start] = value if value < 1.0 else 1.0
@@ -298,8 +308,7 @@ def trump(doc: str, known: Callable[[Any, Any], bool]) -> OneHot:
 
 def pot(scale: float, unit: str) -> list[Scalar]:
     """The pot games' pot now and when play began (what bêtes are measured by), / ``scale`` (``unit``)."""
-    return [Scalar("pot", f"chips in the pot / {unit}, capped at 1", lambda game, state, seat: state.ledger.pot,
-                   scale),
+    return [Scalar("pot", f"chips in the pot / {unit}, capped at 1", "ledger.pot", scale),
             Scalar("pot_at_play", f"the pot when play began (what bêtes are measured by) / {unit}, capped at 1",
                    "pot_at_play", scale)]
 
@@ -369,7 +378,9 @@ class Table:
             slots = trick_slots[seat]
             for s, c in state.trick:
                 out[slots[s][c]] = 1.0
-            for slot, cards in zip(played_slots[seat], state.played, strict=True):
+            slots = played_slots[seat]
+            for s, cards in enumerate(state.played):  # one slot table per seat: no zip(strict=True) (a keyword call)
+                slot = slots[s]
                 for c in cards:
                     out[slot[c]] = 1.0
         return write

@@ -35,13 +35,17 @@ def _whole(value: Any) -> bool:
 
 def ledger_from_carry(carry: Mapping[str, Any], n: int, bankroll: int) -> Ledger:
     """A ledger from reset options ``pot`` (>= 0) and ``bankrolls`` (n whole numbers), validated."""
-    bankrolls = carry.get("bankrolls", [bankroll] * n)
-    if not isinstance(bankrolls, (list, tuple)) or len(bankrolls) != n or not all(map(_whole, bankrolls)):
-        raise OptionError(f"option 'bankrolls' must be {n} whole numbers, got {bankrolls!r}")
+    if "bankrolls" in carry:
+        bankrolls = carry["bankrolls"]
+        if not isinstance(bankrolls, (list, tuple)) or len(bankrolls) != n or not all(map(_whole, bankrolls)):
+            raise OptionError(f"option 'bankrolls' must be {n} whole numbers, got {bankrolls!r}")
+        bankrolls = [int(b) for b in bankrolls]
+    else:  # every reset: the rules' bankroll, nothing to check
+        bankrolls = [bankroll] * n
     pot = carry.get("pot", 0)
-    if not _whole(pot) or pot < 0:
+    if type(pot) is not int and not _whole(pot) or pot < 0:  # a plain int (every reset) tested first
         raise OptionError(f"option 'pot' must be a whole number >= 0, got {pot!r}")
-    return Ledger([int(b) for b in bankrolls], int(pot))
+    return Ledger(bankrolls, int(pot))
 
 
 @dataclass

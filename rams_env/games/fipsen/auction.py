@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rams_env.core.cards import card, rank_of
+from rams_env.core.cards import NUM_CARD_CODES, card, rank_of
 from rams_env.core.exchange import discard_face_down
 from rams_env.core.phases import END, Next
 from rams_env.core.seating import next_seat, seats_from
@@ -32,21 +32,30 @@ MAX_REDEALS = 50
 
 
 # ---------------------------------------------------------------------- bids
+def _ids_of_rank(*ranks: str) -> frozenset[int]:
+    """Every card id of ``ranks``: a hand is tested against it in C (the auction asks at every bid)."""
+    return frozenset(c for c in range(NUM_CARD_CODES) if rank_of(c) in ranks)
+
+
+COURT_IDS, SEVEN_IDS, ACE_IDS = _ids_of_rank(*COURTS), _ids_of_rank("7"), _ids_of_rank("A")
+RUTENAS = card("Ad")
+
+
 def eligible(state: FipsenState, seat: int, contract: Contract) -> bool:
     """Whether ``seat`` holds what ``contract`` needs (no courts, the Rutenas, a Siebener)."""
     hand, needs = state.hands[seat], contract.needs
     if needs == "no_courts":
-        return not any(rank_of(c) in COURTS for c in hand)
+        return COURT_IDS.isdisjoint(hand)
     if needs == "rutenas":
-        return card("Ad") in hand
+        return RUTENAS in hand
     if needs == "siebener":
-        return sum(rank_of(c) == "7" for c in hand) == 4 and any(rank_of(c) == "A" for c in hand)
+        return len(SEVEN_IDS.intersection(hand)) == 4 and not ACE_IDS.isdisjoint(hand)
     return True
 
 
 def bids_above(game: Fipsen, state: FipsenState, seat: int, level: int | None) -> list[int]:
-    low = -1 if level is None else level
-    return [game.actions.id(Act.BID, i) for i, c in enumerate(game.ladder) if i > low and eligible(state, seat, c)]
+    low, first = -1 if level is None else level, game.actions.id(Act.BID)
+    return [first + i for i, c in enumerate(game.ladder) if i > low and eligible(state, seat, c)]
 
 
 def legal(game: Fipsen, state: FipsenState) -> list[int]:

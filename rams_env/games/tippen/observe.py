@@ -43,7 +43,7 @@ def layout(n: int, pack: Pack, hand_size: int, stake: int) -> Observation:
     return Observation([
         core.hand_seen_after_knock(),
         Cards("trump_card", "the trump card, while every player can see it",
-              lambda game, state, seat: known_cards(game, state), Shows.CARD, per_seat=False),
+              known_cards, Shows.CARD, per_seat=False),
         core.trump("trump suit one-hot (c s h d), once known to all", trump_known),
         core.own_discards("the observer's discarded cards"),
         *core.around_the_table(seat_block(n, hand_size, stake), PHASES),
@@ -59,10 +59,11 @@ def trump_known(game: Tippen, state: TippenState) -> bool:
     return state.phase not in (Phase.SHOVE, Phase.DEALER)
 
 
-def known_cards(game: Tippen, state: TippenState) -> tuple[int, ...]:
+def known_cards(game: Tippen, state: TippenState, seat: int | None = None) -> tuple[int, ...]:
     """Cards whose place every player knows: the face-up trump card, wherever it lies (none, or that card).
 
-    Read at every observation: tests in the order that settles most positions first, no set built."""
+    Read at every observation (the observer ``seat`` changes nothing: a card getter itself, no lambda around it):
+    tests in the order that settles most positions first, no set built."""
     if state.phase is Phase.SHOVE:
         return ()
     if game.rules.trump_from is TrumpFrom.DEALER_LAST:

@@ -29,10 +29,11 @@ def legal(game: Tippen, state: TippenState) -> list[int]:
     if (not state.trick and state.tricks_played == 0 and game.rules.first_lead_trump
             and sum(state.active(s) for s in range(game.num_players)) >= 3):
         lead = Lead.TRUMP_IF_ABLE  # 1859: "the first must lead a trump" (at three players or more)
-    ace = next((c for c in hand if rank_of(c) == "A" and suit_of(c) == state.trump), None)
     if (not state.trick and state.tricks_played == 1 and game.rules.ace_to_second_trick
-            and seat == state.first_trick_winner and ace is not None):
-        return game.actions.card_actions(Act.PLAY, [ace])  # 1859: the first trick's winner leads the trump ace
+            and seat == state.first_trick_winner):  # the hand searched only then: legal runs at every card
+        ace = next((c for c in hand if rank_of(c) == "A" and suit_of(c) == state.trump), None)
+        if ace is not None:
+            return game.actions.card_actions(Act.PLAY, [ace])  # 1859: the first trick's winner leads the trump ace
     cards_ = order.legal_plays(hand, [c for _, c in state.trick], game.play_rules, lead)
     return game.actions.card_actions(Act.PLAY, cards_)
 
