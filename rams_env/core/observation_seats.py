@@ -96,9 +96,8 @@ def leader(state: Any) -> int:
 
 
 def leader_in_play(play_phase: Enum) -> Getter:
-    """The leader while ``play_phase`` lasts, nobody before (the pot games); :func:`leader` written out (read at
-    every observation: a call fewer)."""
-    return lambda s: (s.trick[0][0] if s.trick else s.leader) if s.phase is play_phase else None
+    """The leader while ``play_phase`` lasts, nobody before (the pot games)."""
+    return lambda s: leader(s) if s.phase is play_phase else None
 
 
 def play_leader(play_phase: Enum) -> SeatField:
