@@ -28,6 +28,7 @@ from rams_env.core.cards import SUITS, Pack, codes
 from rams_env.core.encoding import card_slots, seat_slots
 from rams_env.core.observation import Field, ObservationLayout
 from rams_env.core.observation_seats import SeatBlock, attributes
+from rams_env.core.straight_line import GETTER_ARGS, capped, compiled
 
 Getter = Callable[[Any, Any, int], Any]
 """``(game, state, seat) -> value``: what a part reads, for the observer ``seat``."""
@@ -170,11 +171,12 @@ class Cards:
 
     @staticmethod
     def batch(items: Sequence[tuple[dict[int, int], Getter]]) -> Writer:
-        def write(game: Any, state: Any, seat: int, out: memoryview) -> None:
-            for slot, cards in items:
-                for c in cards(game, state, seat):
-                    out[slot[c]] = 1.0
-        return write
+        """One loop over each part's cards, written out (``straight_line``)."""
+        body, constants = [], {}
+        for k, (slot, cards) in enumerate(items):
+            constants[f"slot{k}"], constants[f"cards{k}"] = slot, cards
+            body += [f"for c in cards{k}({GETTER_ARGS}):", f"    out[slot{k}[c]] = 1.0"]
+        return compiled("cards", body, constants)
 
     def viewer(self, n: int) -> Viewer:
         name, cards, one = self.name, self.cards, self.shows is Shows.CARD
@@ -245,24 +247,20 @@ class Scalar:
 
     @staticmethod
     def batch(items: Sequence[tuple[int, str | Getter, float]]) -> Writer:
-        """The numbers named by a state attribute read in one call, the others through their getters; only a
-        value that is not 0 is written (``out`` is zeros), capped with a comparison (``min`` is a builtin call,
-        dearer than the rest)."""
-        named = [(start, scale) for start, get, scale in items if isinstance(get, str)]
-        read = attributes([get for _, get, _ in items if isinstance(get, str)])
-        computed = [item for item in items if not isinstance(item[1], str)]
-
-        def write(game: Any, state: Any, seat: int, out: memoryview) -> None:
-            for i, value in enumerate(read(state)):  # enumerate: zip(strict=True) is a keyword call, 1,600 more
-                start, scale = named[i]
-                value /= scale
-                if value:
-                    out[start] = value if value < 1.0 else 1.0
-            for start, get, scale in computed:
-                value = get(game, state, seat) / scale
-                if value:
-                    out[start] = value if value < 1.0 else 1.0
-        return write
+        """The numbers named by a state attribute read in one call, the others through their getters, each
+        divided by its scale and written if not 0 (``straight_line.capped``), one block per number."""
+        named = [(start, get, scale) for start, get, scale in items if isinstance(get, str)]
+        computed = [(start, get, scale) for start, get, scale in items if not isinstance(get, str)]
+        body, constants = [], {"read": attributes([get for _, get, _ in named])}
+        if named:
+            body.append(f"{''.join(f'v{k}, ' for k in range(len(named)))}= read(state)")
+        for k, (start, _, scale) in enumerate(named):
+            constants[f"scale{k}"] = scale
+            body += [f"v{k} /= scale{k}", *capped(start, f"v{k}")]
+        for k, (start, get, scale) in enumerate(computed):
+            constants[f"get{k}"], constants[f"by{k}"] = get, scale
+            body += [f"w{k} = get{k}({GETTER_ARGS}) / by{k}", *capped(start, f"w{k}")]
+        return compiled("numbers", body, constants)
 
     def viewer(self, n: int) -> Viewer | None:
         if not self.shown:
@@ -289,12 +287,12 @@ class OneHot:
 
     @staticmethod
     def batch(items: Sequence[tuple[int, Getter]]) -> Writer:
-        def write(game: Any, state: Any, seat: int, out: memoryview) -> None:
-            for start, chosen in items:
-                i = chosen(game, state, seat)
-                if i is not None:
-                    out[start + i] = 1.0
-        return write
+        """Each one-hot's choice, written out (``straight_line``)."""
+        body, constants = [], {}
+        for k, (start, chosen) in enumerate(items):
+            constants[f"chosen{k}"] = chosen
+            body += [f"i{k} = chosen{k}({GETTER_ARGS})", f"if i{k} is not None:", f"    out[{start} + i{k}] = 1.0"]
+        return compiled("one-hots", body, constants)
 
     def viewer(self, n: int) -> Viewer:
         return Shown(self.name, self.show).viewer(n)

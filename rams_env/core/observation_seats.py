@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from rams_env.core.observation import OBS_DTYPE, Field
+from rams_env.core.straight_line import compiled
 
 Getter = Callable[[Any], Any]
 
@@ -244,27 +245,22 @@ class SeatBlock:
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Callable:
         """Every field of the block into ``out`` at the block's place, in the observer's relative seat order."""
-        start, inputs = at[self.fields[0].name], self._inputs
-        block = slice(start, start + self.size)
-        attrs = attributes([attr for _, attr in self._attr_markers])
-        attr_slots = [[self._marker_slots(start, row, seat) for row, _ in self._attr_markers] for seat in range(n)]
-        computed = [[(self._marker_slots(start, row, seat), get) for row, get in self._computed_markers]
-                    for seat in range(n)]
-
-        def write(game: Any, state: Any, seat: int, out: memoryview) -> None:
-            now = inputs(state)
-            if now != self._last_inputs:  # most moves change none of the lists (compared, not hashed: fast)
-                self._refresh(state, now)
-            out[block] = self._rows[seat]  # read here, not captured: a copy of the block makes its own views
-            slots = attr_slots[seat]
-            for i, marked in enumerate(attrs(state)):  # not zip(strict=True): a keyword call, 1,600 more
-                if marked is not None:
-                    out[slots[i][marked]] = 1.0
-            for slots, get in computed[seat]:
-                marked = get(state)
-                if marked is not None:
-                    out[slots[marked]] = 1.0
-        return write
+        start = at[self.fields[0].name]
+        constants = {"inputs": self._inputs, "block": self, "attrs": attributes([a for _, a in self._attr_markers])}
+        body = ["now = inputs(state)",
+                "if now != block._last_inputs:  # most moves change none of the lists (compared, not hashed)",
+                "    block._refresh(state, now)",
+                # the rows read here, not bound: a copy of the block makes its own views
+                f"out[{start}:{start + self.size}] = block._rows[seat]"]
+        if self._attr_markers:
+            body.append(f"{''.join(f'm{k}, ' for k in range(len(self._attr_markers)))}= attrs(state)")
+        for k, (row, _) in enumerate(self._attr_markers):
+            constants[f"slots{k}"] = [self._marker_slots(start, row, seat) for seat in range(n)]
+            body += [f"if m{k} is not None:", f"    out[slots{k}[seat][m{k}]] = 1.0"]
+        for k, (row, get) in enumerate(self._computed_markers):
+            constants[f"marks{k}"], constants[f"get{k}"] = [self._marker_slots(start, row, s) for s in range(n)], get
+            body += [f"c{k} = get{k}(state)", f"if c{k} is not None:", f"    out[marks{k}[seat][c{k}]] = 1.0"]
+        return compiled("seat block", body, constants)
 
     def _marker_slots(self, start: int, row: int, seat: int) -> list[int]:
         """Where the marker in ``row`` (of a block at ``start``) marks each absolute seat, for observer ``seat``."""
