@@ -28,7 +28,7 @@ from rams_env.core.cards import SUITS, Pack, codes
 from rams_env.core.encoding import card_slots, seat_slots
 from rams_env.core.observation import Field, ObservationLayout
 from rams_env.core.observation_seats import SeatBlock, attributes
-from rams_env.core.straight_line import GETTER_ARGS, capped, compiled
+from rams_env.core.straight_line import GETTER_ARGS, capped, compiled, fused
 
 Getter = Callable[[Any, Any, int], Any]
 """``(game, state, seat) -> value``: what a part reads, for the observer ``seat``."""
@@ -80,6 +80,11 @@ class Observation(ObservationLayout):
         apart = self._batched(parts, pack.index, by_seat=True) + single
         self._shared = [w for w, per_seat in apart if not per_seat]
         self._own = [w for w, per_seat in apart if per_seat]
+        self._encode, self._encode_shared, self._encode_own = (
+            fused(name, writers) for name, writers in (("observation", self._writers),
+                                                       ("alike for every seat", self._shared),
+                                                       ("each seat's own", self._own)))
+        """The writers of each list fused into one function (``straight_line.fused``), ``out`` a numpy vector."""
         self._viewers = [v for p in parts if (v := p.viewer(n)) is not None]
 
     def _batched(self, parts: Sequence[Part], index: dict[int, int], by_seat: bool) -> list[tuple[Writer, bool]]:
@@ -99,22 +104,17 @@ class Observation(ObservationLayout):
         machine instructions against numpy's 730 (which parses the index and converts the value), a row copy
         1,200 against 2,600; making the view costs 2,300, paid back by the 20-40 writes of an observation.
         Both round a Python float to float32 the same way (to nearest), so the vector is the same."""
-        view = memoryview(out)
-        for write in self._writers:
-            write(game, state, seat, view)
+        self._encode(game, state, seat, out)
 
     def encode_seats(self, game: Any, state: Any, seats: Sequence[int], outs: Sequence[np.ndarray]) -> None:
         """:meth:`encode` for several seats of one position (every seat at the end of a deal): the parts
         every seat sees alike are written once and copied."""
         shared = self.zeros()
-        view = memoryview(shared)
-        for write in self._shared:
-            write(game, state, seats[0], view)
+        self._encode_shared(game, state, seats[0], shared)
+        encode_own = self._encode_own
         for seat, out in zip(seats, outs, strict=True):
             out[:] = shared
-            view = memoryview(out)
-            for write in self._own:
-                write(game, state, seat, view)
+            encode_own(game, state, seat, out)
 
     def view(self, game: Any, state: Any, seat: int) -> dict[str, Any]:
         """The same information as :meth:`encode`, as plain Python (relative seats, card codes)."""
@@ -371,17 +371,16 @@ class Table:
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
         trick_slots, played_slots = seat_slots(at["trick"], n, index), seat_slots(at["played"], n, index)
-
-        def write(game: Any, state: Any, seat: int, out: memoryview) -> None:
-            slots = trick_slots[seat]
-            for s, c in state.trick:
-                out[slots[s][c]] = 1.0
-            slots = played_slots[seat]
-            for s, cards in enumerate(state.played):  # one slot table per seat: no zip(strict=True) (a keyword call)
-                slot = slots[s]
-                for c in cards:
-                    out[slot[c]] = 1.0
-        return write
+        return compiled("table", [
+            "slots = trick_slots[seat]",
+            "for s, c in state.trick:",
+            "    out[slots[s][c]] = 1.0",
+            "slots = played_slots[seat]",
+            "for s, cards in enumerate(state.played):  # one slot table per seat: not zip(strict=True), a keyword call",
+            "    slot = slots[s]",
+            "    for c in cards:",
+            "        out[slot[c]] = 1.0",
+        ], {"trick_slots": trick_slots, "played_slots": played_slots})
 
     def viewer(self, n: int) -> Viewer:
         def show(game: Any, state: Any, seat: int, into: dict) -> None:
@@ -404,13 +403,8 @@ class Position:
                 Field("phase", len(self.phases), "decision phase one-hot: " + ", ".join(map(label, self.phases)))]
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
-        seat_at, phase_at = at["seat"], at["phase"]
-        phase_index = {p: i for i, p in enumerate(self.phases)}
-
-        def write(game: Any, state: Any, seat: int, out: memoryview) -> None:
-            out[seat_at + seat] = 1.0
-            out[phase_at + phase_index[state.phase]] = 1.0
-        return write
+        body = [f"out[{at['seat']} + seat] = 1.0", f"out[{at['phase']} + phase_index[state.phase]] = 1.0"]
+        return compiled("position", body, {"phase_index": {p: i for i, p in enumerate(self.phases)}})
 
     def viewer(self, n: int) -> Viewer:
         def show(game: Any, state: Any, seat: int, into: dict) -> None:
@@ -436,12 +430,9 @@ class TrickNumber:
         return [Field("trick_number", self.tricks, f"tricks completed so far, one-hot 0..{self.tricks - 1}")]
 
     def writer(self, at: dict[str, int], n: int, index: dict[int, int]) -> Writer:
-        start, last = at["trick_number"], self.tricks - 1
-
-        def write(game: Any, state: Any, seat: int, out: memoryview) -> None:
-            done = state.tricks_played
-            out[start + (done if done < last else last)] = 1.0
-        return write
+        last = self.tricks - 1
+        return compiled("trick number", ["done = state.tricks_played",
+                                         f"out[{at['trick_number']} + (done if done < {last} else {last})] = 1.0"], {})
 
     def viewer(self, n: int) -> None:
         return None
