@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -156,28 +156,24 @@ class FieldRows:
 
     def __init__(self, field: SeatField, start: int, n: int, clip_at_zero: bool, reads: list[int]) -> None:
         self.get, self.start, self.stop = field.get, start, start + n
-        self.key = itemgetter(*reads)
-        """The field's cache key among the inputs' keys: one input's values, or a tuple of several inputs'."""
+        self.reads = reads
+        """The block inputs it reads (indices): its cache key is that input's values, or a tuple of theirs."""
         self.scale, self.offset, self.clip_at_zero = float(field.scale), float(field.offset), clip_at_zero
         self.order = np.array([[(seat + r) % n for r in range(n)] for seat in range(n)], dtype=np.intp)
         self.cache: dict[tuple, np.ndarray] = {}
 
-    def rows(self, state: Any, keys: list[tuple]) -> np.ndarray:
-        """``offset + value / scale`` in [0, 1], row ``seat`` in ``seat``'s relative order (float32); ``keys``:
-        each block input's values as a tuple."""
-        key = self.key(keys)
-        rows = self.cache.get(key)
-        if rows is None:
-            if len(self.cache) >= SeatBlock.CACHE_LIMIT:
-                self.cache.clear()
-            # n numbers: Python floats (divided, not multiplied: x / scale), capped by comparisons (min and max
-            # are builtin calls), rounded to float32 once by numpy
-            scale, offset, low = self.scale, self.offset, 0.0 if self.clip_at_zero else -np.inf
-            scaled = []
-            for value in self.get(state):
-                x = offset + value / scale
-                scaled.append(1.0 if x > 1.0 else low if x < low else x)
-            rows = self.cache[key] = np.array(scaled, dtype=OBS_DTYPE)[self.order]
+    def made(self, state: Any, key: tuple) -> np.ndarray:
+        """The rows for ``key`` (the field's inputs' values, not cached yet) from ``get(state)``, cached."""
+        if len(self.cache) >= SeatBlock.CACHE_LIMIT:
+            self.cache.clear()
+        # n numbers: Python floats (divided, not multiplied: x / scale), capped by comparisons (min and max
+        # are builtin calls), rounded to float32 once by numpy
+        scale, offset, low = self.scale, self.offset, 0.0 if self.clip_at_zero else -np.inf
+        scaled = []
+        for value in self.get(state):
+            x = offset + value / scale
+            scaled.append(1.0 if x > 1.0 else low if x < low else x)
+        rows = self.cache[key] = np.array(scaled, dtype=OBS_DTYPE)[self.order]
         return rows
 
 
@@ -227,12 +223,13 @@ class SeatBlock:
         as ``_rows``, each numeric field's columns as ``_columns``."""
         self._rows = [memoryview(row) for row in self._current]
         self._columns = [self._current[:, field.start:field.stop] for field in self._numeric]
+        self._refresh = self._refresher()
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and deep-copied without the views (a memoryview does not pickle, and a pickled numpy view
         comes back as a copy that no longer follows ``_current``); :meth:`__setstate__` makes them again."""
         state = self.__dict__.copy()
-        del state["_rows"], state["_columns"]
+        del state["_rows"], state["_columns"], state["_refresh"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -271,17 +268,24 @@ class SeatBlock:
         view = self.view
         return lambda game, state, seat, into: view(state, seat, into)
 
-    def _refresh(self, state: Any, inputs: tuple) -> None:
-        """Bring ``_current`` to ``inputs``: the columns of the fields that read a changed input rewritten in
-        place from their rows (cached by the inputs' values); only the changed inputs are copied."""
-        last, keys, stale = self._last_lists, self._keys, set()
-        for i, now in enumerate(inputs):
-            if now != last[i]:
-                last[i], keys[i] = list(now), tuple(now)
-                stale.update(self._readers[i])
-        for f in stale:
-            self._columns[f][...] = self._numeric[f].rows(state, keys)
-        self._last_inputs = tuple(last)
+    def _refresher(self) -> Callable[[Any, tuple], None]:
+        """``_refresh(state, inputs)``: bring ``_current`` to ``inputs``, the columns of the fields that read a
+        changed input rewritten in place from their rows (cached by the inputs' values); only the changed
+        inputs are copied. Written out (``straight_line``): one test per input, one block per field."""
+        body = ["last, keys = block._last_lists, block._keys"]
+        for i in range(len(self._readers)):
+            body += [f"changed{i} = inputs[{i}] != last[{i}]", f"if changed{i}:",
+                     f"    last[{i}] = now = list(inputs[{i}])", f"    keys[{i}] = tuple(now)"]
+        constants: dict[str, Any] = {"block": self}
+        for f, field in enumerate(self._numeric):
+            reads = field.reads
+            key = f"keys[{reads[0]}]" if len(reads) == 1 else f"({''.join(f'keys[{i}], ' for i in reads)})"
+            constants[f"field{f}"], constants[f"columns{f}"] = field, self._columns[f]
+            body += [f"if {' or '.join(f'changed{i}' for i in reads)}:", f"    key = {key}",
+                     f"    rows = field{f}.cache.get(key)",
+                     f"    columns{f}[...] = field{f}.made(state, key) if rows is None else rows"]
+        body.append("block._last_inputs = tuple(last)")
+        return compiled("seat block refresh", body, constants, args=("state", "inputs"))
 
     def view(self, state: Any, seat: int, into: dict[str, Any]) -> None:
         """The viewed fields into ``into``: relative seats for markers, raw values in relative order."""

@@ -23,10 +23,11 @@ GETTER_ARGS = ", ".join(ARGS[:-1])
 """A getter's arguments (``observation_core.Getter``), as they are spelled in generated code."""
 
 
-def compiled(name: str, body: Sequence[str], constants: dict[str, Any]) -> Callable[..., None]:
-    """``def write(game, state, seat, out)`` with ``body`` (lines, unindented), ``constants`` its globals;
-    ``write.block`` keeps both, for :func:`fused`."""
-    write = _function(name, "write", [*body], constants)
+def compiled(name: str, body: Sequence[str], constants: dict[str, Any],
+             args: Sequence[str] = ARGS) -> Callable[..., None]:
+    """``def write(game, state, seat, out)`` (or ``args``) with ``body`` (lines, unindented), ``constants`` its
+    globals; ``write.block`` keeps both, for :func:`fused`."""
+    write = _function(name, "write", [*body], constants, args)
     write.block = (tuple(body), dict(constants))
     return write
 
@@ -54,8 +55,9 @@ def capped(at: int, value: str) -> list[str]:
     return [f"if {value}:", f"    out[{at}] = {value} if {value} < 1.0 else 1.0"]
 
 
-def _function(name: str, function: str, body: Sequence[str], constants: dict[str, Any]) -> Callable[..., None]:
-    source = f"def {function}({', '.join(ARGS)}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
+def _function(name: str, function: str, body: Sequence[str], constants: dict[str, Any],
+              args: Sequence[str] = ARGS) -> Callable[..., None]:
+    source = f"def {function}({', '.join(args)}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
     namespace = dict(constants)
     exec(compile(source, f"<{name}>", "exec"), namespace)  # noqa: S102 - source built from declarations
     made = namespace[function]
