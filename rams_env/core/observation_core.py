@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from operator import attrgetter
 from typing import Any, Protocol
 
@@ -105,6 +106,10 @@ class Observation(ObservationLayout):
         1,200 against 2,600; making the view costs 2,300, paid back by the 20-40 writes of an observation.
         Both round a Python float to float32 the same way (to nearest), so the vector is the same."""
         self._encode(game, state, seat, out)
+
+    def bound(self, game: Any) -> Callable[[Any, int, np.ndarray], None]:
+        """:meth:`encode` for ``game`` as one call, ``(state, seat, out)``: its fused writers bound to the game."""
+        return partial(self._encode, game)
 
     def encode_seats(self, game: Any, state: Any, seats: Sequence[int], outs: Sequence[np.ndarray]) -> None:
         """:meth:`encode` for several seats of one position (every seat at the end of a deal): the parts
