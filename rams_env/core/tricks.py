@@ -25,6 +25,10 @@ class Lead(Enum):
     TRUMP_IF_ABLE = "trump_if_able"  # e.g. Tippen 1859: the first lead must be a trump
 
 
+TRUMP_LEAD = Lead.TRUMP_IF_ABLE
+"""Tested at every lead, so bound to a module name (see ``rams_env.core.game.StateEnum``)."""
+
+
 @dataclass(frozen=True)
 class PlayRules:
     """Obligations of a player who does not lead (the classic Rams-group rules).
@@ -110,7 +114,7 @@ class TrickOrder:
     ) -> list[int]:
         """The cards of ``hand`` that may be played to ``trick`` (cards so far, led first)."""
         if not trick:
-            if lead is Lead.TRUMP_IF_ABLE:
+            if lead is TRUMP_LEAD:
                 trumps = [c for c in hand if self.is_trump(c)]
                 return trumps or list(hand)
             return list(hand)

@@ -40,6 +40,10 @@ PLAY_RULES = PlayRules(follow=True, trump_when_void=True)
 HEARTS = SUITS.index("h")
 
 
+PLAY = Act.PLAY
+"""Read at every decision, so bound to module names (see ``StateEnum``: a member read from its class is dear)."""
+
+
 def three_unters(hand: list[int]) -> bool:
     return len(hand) == 3 and all(rank_of(c) == "J" for c in hand)
 
@@ -142,7 +146,7 @@ class Lupfen(PotGame):
     def legal_play(self, state: LupfenState) -> list[int]:
         hand_cards = self._orders[state.trump].legal_plays(state.hands[state.to_act], [c for _, c in state.trick],
                                                            PLAY_RULES)
-        return self.actions.card_actions(Act.PLAY, hand_cards)
+        return self.actions.card_actions(PLAY, hand_cards)
 
     def shove_decision(self, state: LupfenState, seat: int, name: Act, item: int) -> Next:
         """Shoving: the fee stays in the pot and the next player deals, paying a fee too.

@@ -22,6 +22,10 @@ POT_SCALE = 300
 """Chips that fill the pot and net fields (values are capped)."""
 
 
+FORCE = Round.FORCE
+"""Read at every decision, so bound to module names (see ``StateEnum``: a member read from its class is dear)."""
+
+
 def seat_block(n: int) -> seats.SeatBlock:
     """Lupfen's per-player fields (seat-relative), in layout order."""
     return seats.SeatBlock([
@@ -44,7 +48,7 @@ def layout(n: int) -> Observation:
         core.trump("trump suit one-hot (c s h d); zeros before the lift", lambda game, state: state.turned is not None),
         *core.around_the_table(seat_block(n), PHASES),
         Scalar("force", "1 in a force round, 0 in a Lupfen round",
-               lambda game, state, seat: state.round is Round.FORCE, shown=False),
+               lambda game, state, seat: state.round is FORCE, shown=False),
         Scalar("blind", "1 if the lift was blind (losers pay double)", "blind"),
         *core.pot_game_end(POT_SCALE, "300", TRICKS),
         Shown("round", lambda game, state, seat: core.label(state.round)),

@@ -48,6 +48,10 @@ class Bid(StateEnum):
     FORCED = 4  # a force round: everyone plays
 
 
+PLAYING_BIDS = frozenset((Bid.LIFT, Bid.JOIN, Bid.FORCED))
+"""The bids of a player who plays the deal (see ``active``; a set made once, as Tippen's)."""
+
+
 @dataclass
 class LupfenState(PotState):
     """Everything about a Lupfen session and its deal (all hands: never shown to agents)."""
@@ -65,4 +69,4 @@ class LupfenState(PotState):
     redeals: int = per_deal(0, kept_on_redeal=True)
 
     def active(self, seat: int) -> bool:
-        return self.bids[seat] in (Bid.LIFT, Bid.JOIN, Bid.FORCED)
+        return self.bids[seat] in PLAYING_BIDS

@@ -37,6 +37,10 @@ PLAY_RULES = PlayRules(follow=True, trump_when_void=True, head=True)
 BELLI, WELI = card("7d"), card("6d")
 
 
+KNOCKING, PLAY = Phase.KNOCK, Act.PLAY
+"""Read at every decision, so bound to module names (see ``StateEnum``: a member read from its class is dear)."""
+
+
 class Mauscheln(PotGame):
     """Mauscheln for 3 to 5 players (up to 10 with the 52-card pack); see docs/rules/mauscheln.md."""
 
@@ -102,7 +106,7 @@ class Mauscheln(PotGame):
 
     def legal_play(self, state: MauschelnState) -> list[int]:
         cards_ = self.order(state).legal_plays(state.hands[state.to_act], [c for _, c in state.trick], PLAY_RULES)
-        return self.actions.card_actions(Act.PLAY, cards_)
+        return self.actions.card_actions(PLAY, cards_)
 
     def legal_exchange(self, state: MauschelnState) -> list[int]:
         return self.exchange.legal(state)
@@ -220,7 +224,7 @@ class Mauscheln(PotGame):
     # ----------------------------------------------------------- observation
     def hand_is_hidden(self, state: MauschelnState, seat: int) -> bool:
         """The knocking dealer decides before looking at the hand ("Knocking")."""
-        return state.phase is Phase.KNOCK and seat == state.dealer
+        return state.phase is KNOCKING and seat == state.dealer
 
     def shuffle_unseen(self, state: MauschelnState, seat: int, rng: np.random.Generator) -> MauschelnState:
         clone = state.clone()

@@ -42,6 +42,10 @@ class Bid(StateEnum):
     JOIN = 3
 
 
+PLAYING_BIDS = frozenset((Bid.SNEAK, Bid.JOIN))
+"""The bids of a player who plays the deal (see ``active``; a set made once, as Tippen's)."""
+
+
 @dataclass
 class MauschelnState(ExchangeState):
     """Everything about a Mauscheln session and its deal (all hands: never shown to agents)."""
@@ -59,4 +63,4 @@ class MauschelnState(ExchangeState):
 
     def active(self, seat: int) -> bool:
         """Plays this deal: the sneaker and those who joined."""
-        return self.bids[seat] in (Bid.SNEAK, Bid.JOIN)
+        return self.bids[seat] in PLAYING_BIDS

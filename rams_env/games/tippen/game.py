@@ -31,7 +31,7 @@ from rams_env.core.private_choice import PrivateChoice
 from rams_env.core.tricks import PlayRules, TrickOrder
 from rams_env.games.tippen import bidding, observe, play, privileges
 from rams_env.games.tippen.rules import DealerOption, PlayMode, TippenRules, TrumpFrom
-from rams_env.games.tippen.state import Act, Phase, TippenState
+from rams_env.games.tippen.state import DEALER, Act, Phase, TippenState
 
 PLAY_RULES = {
     PlayMode.HEAD: PlayRules(follow=True, trump_when_void=True, head=True),
@@ -64,6 +64,8 @@ class Tippen(PotGame):
                                      privileges.holds_trump_seven)
         """Every player is asked; only the holder of the trump seven may rob the upcard."""
         self.play_rules = PLAY_RULES[self.rules.play_mode]
+        self.trump_stays = self.rules.trump_from is TrumpFrom.DEALER_LAST
+        """The dealer's last card shows trumps and stays in her hand (read at every observation)."""
         self.exchange = TalonExchange(self.actions, lambda state, seat: bidding.exchange_limit(state, self.rules))
         """Modern rules: the players in the game exchange up to three cards with the talon."""
 
@@ -146,7 +148,7 @@ class Tippen(PotGame):
     # ------------------------------------------------------------- observation
     def hand_is_hidden(self, state: TippenState, seat: int) -> bool:
         """A knocking dealer decides before looking at the hand ("Knocking")."""
-        return (state.phase is Phase.DEALER and seat == state.dealer
+        return (state.phase is DEALER and seat == state.dealer
                 and self.rules.dealer_option is DealerOption.KNOCK)
 
     def shuffle_unseen(self, state: TippenState, seat: int, rng: np.random.Generator) -> TippenState:

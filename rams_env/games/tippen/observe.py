@@ -9,8 +9,8 @@ from rams_env.core import observation_seats as seats
 from rams_env.core.cards import SUITS, Pack
 from rams_env.core.observation_core import Cards, Observation, Scalar, Shows, encode, view
 from rams_env.core.observation_render import deal_number, pot_player, render_table, status
-from rams_env.games.tippen.rules import DealerOption, TrumpFrom
-from rams_env.games.tippen.state import Bid, Phase, TippenState
+from rams_env.games.tippen.rules import DealerOption
+from rams_env.games.tippen.state import DEALER, SHOVE, Bid, Phase, TippenState
 
 if TYPE_CHECKING:
     from rams_env.games.tippen.game import Tippen
@@ -21,6 +21,9 @@ PHASES = list(Phase)
 POT_SCALE = 64
 """Basic stakes that fill the pot and net fields (values are capped)."""
 UNSEEN_TAKES = (DealerOption.KNOCK, DealerOption.SNIFF_GRUPP)
+UNFACED = frozenset((SHOVE, DEALER))
+"""The phases before the dealer's privilege is settled, while the trump is "unfaced" (read at every observation:
+a set made once, not a tuple of members read from the enum class at each call)."""
 """Dealer options under which the privileged dealer takes the turned card without showing it again."""
 
 
@@ -56,7 +59,7 @@ def layout(n: int, pack: Pack, hand_size: int, stake: int) -> Observation:
 
 def trump_known(game: Tippen, state: TippenState) -> bool:
     """Trumps are known once the dealer's privilege is settled (the trump is "unfaced" before)."""
-    return state.phase not in (Phase.SHOVE, Phase.DEALER)
+    return state.phase not in UNFACED
 
 
 def known_cards(game: Tippen, state: TippenState, seat: int | None = None) -> tuple[int, ...]:
@@ -64,11 +67,11 @@ def known_cards(game: Tippen, state: TippenState, seat: int | None = None) -> tu
 
     Read at every observation (the observer ``seat`` changes nothing: a card getter itself, no lambda around it):
     tests in the order that settles most positions first, no set built."""
-    if state.phase is Phase.SHOVE:
+    if state.phase is SHOVE:
         return ()
-    if game.rules.trump_from is TrumpFrom.DEALER_LAST:
+    if game.trump_stays:
         return (state.trump_card,)  # shows trumps and stays in the dealer's hand
-    if state.phase is Phase.DEALER:
+    if state.phase is DEALER:
         return ()  # the trump is "unfaced" until the dealer's privilege is settled
     taker = state.upcard_taken_by
     if taker is not None and taker == state.privileged and game.rules.dealer_option in UNSEEN_TAKES:

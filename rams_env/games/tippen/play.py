@@ -21,11 +21,15 @@ if TYPE_CHECKING:
     from rams_env.games.tippen.game import Tippen
 
 
+PLAY, FREE_LEAD = Act.PLAY, Lead.ANY
+"""Read at every decision, so bound to module names (see ``StateEnum``: a member read from its class is dear)."""
+
+
 # -------------------------------------------------------------------- tricks
 def legal(game: Tippen, state: TippenState) -> list[int]:
     """The cards the player to act may play, as action ids."""
     seat, order = state.to_act, game.order(state)
-    hand, lead = state.hands[seat], Lead.ANY
+    hand, lead = state.hands[seat], FREE_LEAD
     if (not state.trick and state.tricks_played == 0 and game.rules.first_lead_trump
             and sum(state.active(s) for s in range(game.num_players)) >= 3):
         lead = Lead.TRUMP_IF_ABLE  # 1859: "the first must lead a trump" (at three players or more)
@@ -35,7 +39,7 @@ def legal(game: Tippen, state: TippenState) -> list[int]:
         if ace is not None:
             return game.actions.card_actions(Act.PLAY, [ace])  # 1859: the first trick's winner leads the trump ace
     cards_ = order.legal_plays(hand, [c for _, c in state.trick], game.play_rules, lead)
-    return game.actions.card_actions(Act.PLAY, cards_)
+    return game.actions.card_actions(PLAY, cards_)
 
 
 def begin_play(game: Tippen, state: TippenState) -> Next:

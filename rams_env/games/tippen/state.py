@@ -21,6 +21,10 @@ class Phase(StateEnum):
     PLAY = "play"
 
 
+SHOVE, DEALER = Phase.SHOVE, Phase.DEALER
+"""The phases the observation tests at every step, bound to module names (see ``StateEnum``)."""
+
+
 class Act(ActionName):
     """Tippen's action segments (game.py declares what each does)."""
 
@@ -46,6 +50,11 @@ class Bid(StateEnum):
     PRIVILEGED = 4  # the dealer who knocked or sniffed plays by that
 
 
+PLAYING_BIDS = frozenset((Bid.PLAY, Bid.FORCED, Bid.PRIVILEGED))
+"""The bids of a player who plays the deal (a set made once: ``active`` runs at every card, and a tuple of
+members read from their class at every call costs 20 times more; see ``StateEnum``)."""
+
+
 @dataclass
 class TippenState(ExchangeState):
     """Everything about a Tippen session and its deal (all hands: never shown to agents)."""
@@ -63,4 +72,4 @@ class TippenState(ExchangeState):
     forced: bool = False  # set as the cards are dealt: only the basic stake in the pot, everyone plays
 
     def active(self, seat: int) -> bool:
-        return self.bids[seat] in (Bid.PLAY, Bid.FORCED, Bid.PRIVILEGED)
+        return self.bids[seat] in PLAYING_BIDS
