@@ -21,10 +21,14 @@ if TYPE_CHECKING:
     from rams_env.games.tippen.game import Tippen
 
 
+UNDECIDED, TAP, TAPPED, PASSED = Bid.NONE, Act.TAP, Bid.PLAY, Bid.PASS
+"""Read at every bid, so bound to module names (see ``StateEnum``: a member read from its class is dear)."""
+
+
 # ------------------------------------------------------------------ bidding
 def begin_bidding(game: Tippen, state: TippenState) -> Next:
     """Everyone undecided taps or passes in turn from forehand; while play is forced, all play at once."""
-    undecided = [s for s in seats_from(game.num_players, state.dealer + 1) if state.bids[s] is Bid.NONE]
+    undecided = [s for s in seats_from(game.num_players, state.dealer + 1) if state.bids[s] is UNDECIDED]
     if state.forced:
         for s in undecided:
             state.bids[s] = Bid.FORCED
@@ -35,7 +39,7 @@ def begin_bidding(game: Tippen, state: TippenState) -> Next:
 
 def bid(game: Tippen, state: TippenState, seat: int, name: Act, item: int) -> Next:
     """Tap (play this deal) or pass, in turn."""
-    state.bids[seat] = Bid.PLAY if name is Act.TAP else Bid.PASS
+    state.bids[seat] = TAPPED if name is TAP else PASSED
     if ask_next(state):
         return None
     return _after_bidding(game, state)

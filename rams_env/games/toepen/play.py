@@ -28,6 +28,10 @@ FOLLOW_SUIT = PlayRules(follow=True)
 """Must follow suit, else any card; no trumps ("Play of the cards")."""
 
 
+KNOCK, FOLD, BEFORE_PLAY, ANY_TIME = Act.KNOCK, Act.FOLD, KnockTiming.BEFORE_PLAY, KnockTiming.ANY_TIME
+"""Read at every decision, so bound to module names (see ``StateEnum``: a member read from its class is dear)."""
+
+
 # ---------------------------------------------------------- knocking ("Knocking")
 def knock(game: Toepen, state: ToepenState, seat: int) -> Next:
     state.stake += 1
@@ -50,7 +54,7 @@ def ask_responses(state: ToepenState, responders: list[int], resume: Phase | Non
 
 def respond(game: Toepen, state: ToepenState, seat: int, name: Act, item: int) -> Next:
     """Folding costs the stake as it was before the knock ("Knocking")."""
-    if name is Act.FOLD:
+    if name is FOLD:
         state.folded[seat] = True
         lose(state, seat, state.stake - 1)
         state.face_down[seat].extend(state.hands[seat])
@@ -83,7 +87,7 @@ def continue_window(game: Toepen, state: ToepenState) -> Next:
 
 def window(game: Toepen, state: ToepenState, seat: int, name: Act, item: int) -> Next:
     """Knock (everyone else still in stays or folds), or pass the window on."""
-    if name is Act.KNOCK:
+    if name is KNOCK:
         return knock(game, state, seat)
     state.queue.pop(0)
     return Phase.WINDOW
@@ -95,13 +99,13 @@ def legal(game: Toepen, state: ToepenState) -> list[int]:
     seat = state.to_act
     cards = game.order.legal_plays(state.hands[seat], [c for _, c in state.trick], FOLLOW_SUIT)
     legal_ids = game.actions.card_actions("play", cards)
-    if game.rules.knock_timing is KnockTiming.BEFORE_PLAY and game.can_knock(state, seat):
-        legal_ids.append(game.ids[Act.KNOCK])
+    if game.rules.knock_timing is BEFORE_PLAY and game.can_knock(state, seat):
+        legal_ids.append(game.ids[KNOCK])
     return legal_ids
 
 
 def begin_trick_play(game: Toepen, state: ToepenState) -> Next:
-    return _open_window(game, state) if game.rules.knock_timing is KnockTiming.ANY_TIME else Phase.PLAY
+    return _open_window(game, state) if game.rules.knock_timing is ANY_TIME else Phase.PLAY
 
 
 def resume_play(game: Toepen, state: ToepenState) -> Next:
@@ -121,7 +125,7 @@ def _next_to_play(game: Toepen, state: ToepenState) -> int | None:
 
 def play(game: Toepen, state: ToepenState, seat: int, name: Act, card: int) -> Next:
     """A card to the trick, or (before-play knocking) a knock first."""
-    if name is Act.KNOCK:
+    if name is KNOCK:
         return knock(game, state, seat)
     return play_card(game, state, seat, card)
 
@@ -132,7 +136,7 @@ def play_card(game: Toepen, state: ToepenState, seat: int, card: int) -> Next:
     state.played[seat].append(card)
     if _next_to_play(game, state) is None:
         return _finish_trick(game, state)
-    if game.rules.knock_timing is KnockTiming.ANY_TIME:
+    if game.rules.knock_timing is ANY_TIME:
         return _open_window(game, state)
     state.to_act = _next_to_play(game, state)
     return None
