@@ -40,7 +40,8 @@ PLAY_RULES = PlayRules(follow=True, trump_when_void=True)
 HEARTS = SUITS.index("h")
 
 
-PLAY = Act.PLAY
+JOINED = Bid.JOIN
+PLAY, LIFT, PASS, LOOK, BLIND, MIT, SCRAP = Act.PLAY, Act.LIFT, Act.PASS, Act.LOOK, Act.BLIND, Act.MIT, Act.SCRAP
 """Read at every decision, so bound to module names (see ``StateEnum``: a member read from its class is dear)."""
 
 
@@ -168,18 +169,18 @@ class Lupfen(PotGame):
         """Blind or look first (blind lifting); two aces must lift (compulsory lift)."""
         ids, seat = self.ids, state.to_act
         if not state.looked[seat]:
-            return [ids[Act.BLIND], ids[Act.LOOK]]
+            return [ids[BLIND], ids[LOOK]]
         if self.rules.compulsory_lift and sum(rank_of(c) == "A" for c in state.hands[seat]) >= 2:
-            return [ids[Act.LIFT]]
-        return [ids[Act.LIFT], ids[Act.PASS]]
+            return [ids[LIFT]]
+        return [ids[LIFT], ids[PASS]]
 
     def lift_decision(self, state: LupfenState, seat: int, name: Act, item: int) -> Next:
-        if name is Act.LOOK:
+        if name is LOOK:
             state.looked[seat] = True
             return None
-        if name is Act.PASS:
+        if name is PASS:
             return self._lift_pass(state, seat)
-        return self._lift(state, seat, blind=name is Act.BLIND)
+        return self._lift(state, seat, blind=name is BLIND)
 
     def _lift(self, state: LupfenState, seat: int, blind: bool) -> Next:
         state.bids[seat], state.lifter, state.blind = Bid.LIFT, seat, blind
@@ -196,11 +197,11 @@ class Lupfen(PotGame):
 
     def legal_join(self, state: LupfenState) -> list[int]:
         if self.rules.compulsory_hearts and state.trump == HEARTS:
-            return [self.ids[Act.MIT]]
-        return [self.ids[Act.MIT], self.ids[Act.PASS]]
+            return [self.ids[MIT]]
+        return [self.ids[MIT], self.ids[PASS]]
 
     def join_decision(self, state: LupfenState, seat: int, name: Act, item: int) -> Next:
-        state.bids[seat] = Bid.JOIN if name is Act.MIT else Bid.PASS
+        state.bids[seat] = JOINED if name is MIT else Bid.PASS
         return self.next_decider(state)
 
     def next_decider(self, state: LupfenState) -> Next:
@@ -209,7 +210,7 @@ class Lupfen(PotGame):
         if ask_next(state):
             state.looked[state.to_act] = True  # the lift is on the table: everybody looks now
             return None
-        if not any(state.bids[s] is Bid.JOIN for s in range(self.num_players)):
+        if not any(state.bids[s] is JOINED for s in range(self.num_players)):
             state.ledger.take_out(state.lifter, state.ledger.pot)  # nobody plays: the lifter wins the pot
             self.end_deal(state, "lifter_alone")
             return END
@@ -250,7 +251,7 @@ class Lupfen(PotGame):
         return self.scrap_offer.legal(state)
 
     def scrap_decision(self, state: LupfenState, seat: int, name: Act, item: int) -> Next:
-        if name is Act.SCRAP:  # the deal starts again: same dealer, no payment ("Scrap")
+        if name is SCRAP:  # the deal starts again: same dealer, no payment ("Scrap")
             state.redeals += 1
             state.breakdown.setdefault("scrapped_by", []).append(seat)
             return self._deal(state)
