@@ -26,7 +26,11 @@ GETTER_ARGS = ", ".join(ARGS[:-1])
 def compiled(name: str, body: Sequence[str], constants: dict[str, Any],
              args: Sequence[str] = ARGS) -> Callable[..., None]:
     """``def write(game, state, seat, out)`` (or ``args``) with ``body`` (lines, unindented), ``constants`` its
-    globals; ``write.block`` keeps both, for :func:`fused`."""
+    globals; ``write.block`` keeps both, for :func:`fused` (which prefixes every name but the arguments and
+    builtins: a constant may be neither)."""
+    clashing = [key for key in constants if key in ARGS or hasattr(builtins, key)]
+    if clashing:
+        raise ValueError(f"{name} writer: constants {clashing} shadow an argument or a builtin")
     write = _function(name, "write", [*body], constants, args)
     write.block = (tuple(body), dict(constants))
     return write
