@@ -34,8 +34,8 @@ from training.imitation import HELD_OUT, Demonstrations, discounted, fit_epochs
 
 
 @dataclass
-class Seat:
-    """One table's teacher: the reference game, its map into the general space, one teacher per seat."""
+class TeacherTable:
+    """One table's teachers: the reference game, its map into the general space, one teacher per seat."""
 
     game: Game
     table: Table
@@ -43,16 +43,16 @@ class Seat:
     reads: tuple[bool, bool]
 
 
-def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str) -> list[Seat]:
+def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str) -> list[TeacherTable]:
     """Each table's game, general map and teachers (a teacher per seat: agents may keep per-deal memory)."""
     space = GeneralSpace(game_name)
-    seats = []
+    out = []
     for spec in tables:
         game = spec.make_game(game_name)
         factory = agent_factories([teacher], game)[teacher]
         teachers = [factory(seat) for seat in range(game.num_players)]
-        seats.append(Seat(game, space.table(game), teachers, reads(teachers[0])))
-    return seats
+        out.append(TeacherTable(game, space.table(game), teachers, reads(teachers[0])))
+    return out
 
 
 class Deal(NamedTuple):
@@ -64,11 +64,11 @@ class Deal(NamedTuple):
     returns: np.ndarray  # float32 (n,)
 
 
-def play_deal(seat: Seat, rng: np.random.Generator, deal_seed: int, gamma: float, scale: float) -> Deal:
+def play_deal(table: TeacherTable, rng: np.random.Generator, deal_seed: int, gamma: float, scale: float) -> Deal:
     """One deal with the teacher in every seat."""
-    game = seat.game
+    game = table.game
     state = game.new_state(rng, None, random_carry=True)
-    for i, teacher in enumerate(seat.teachers):
+    for i, teacher in enumerate(table.teachers):
         teacher.reset(deal_seed + i)
     observations, masks, actions, who, scores = [], [], [], [], []
     while not state.terminal:
@@ -77,10 +77,11 @@ def play_deal(seat: Seat, rng: np.random.Generator, deal_seed: int, gamma: float
         game.encode(state, to_act, obs)
         mask = np.zeros(game.actions.size, bool)
         mask[legal] = True
-        turn = Turn(game, state, to_act, legal, game.view(state, to_act) if seat.reads[1] else None)
-        action = _choose(game, state, seat.teachers[to_act], turn, seat.reads[0])
-        observations.append(obs), masks.append(mask), actions.append(action), who.append(to_act)
-        scores.append(float(state.scores[to_act]))
+        turn = Turn(game, state, to_act, legal, game.view(state, to_act) if table.reads[1] else None)
+        action = _choose(game, state, table.teachers[to_act], turn, table.reads[0])
+        for column, value in ((observations, obs), (masks, mask), (actions, action), (who, to_act),
+                              (scores, float(state.scores[to_act]))):
+            column.append(value)
         game.apply(state, action)
     return Deal(np.array(observations), np.array(masks), np.array(actions, np.int64),
                 np.array(seat_returns(who, scores, list(state.scores), gamma, scale), np.float32))
@@ -102,18 +103,18 @@ def seat_returns(who: list[int], scores: list[float], final: list[float], gamma:
 def record_tables(game_name: str, tables: list[TableSpec], teacher: str, decisions: int, gamma: float,
                   scale: float, seed: int, progress: bool = True) -> Demonstrations:
     """Whole deals, round robin over ``tables``, until ``decisions`` are recorded (in the general space)."""
-    seats = teacher_tables(game_name, tables, teacher)
+    teachers = teacher_tables(game_name, tables, teacher)
     rng = np.random.default_rng(seed)
     obs, masks, actions, returns = [], [], [], []
     count, deal = 0, 0
     with tqdm(total=decisions, unit="decision", desc="warm start: recording the teacher at every table",
               disable=not progress, dynamic_ncols=True) as bar:
         while count < decisions:  # whole deals: the last one may go past the count
-            seat = seats[deal % len(seats)]
-            native = play_deal(seat, rng, seed + deal * len(seat.teachers), gamma, scale)
-            obs.append(seat.table.obs(native.observations))
-            masks.append(seat.table.mask(native.masks))
-            actions.append(seat.table.action_of_native[native.actions])
+            table = teachers[deal % len(teachers)]
+            native = play_deal(table, rng, seed + deal * len(table.teachers), gamma, scale)
+            obs.append(table.table.obs(native.observations))
+            masks.append(table.table.mask(native.masks))
+            actions.append(table.table.action_of_native[native.actions])
             returns.append(native.returns)
             count, deal = count + len(native.actions), deal + 1
             bar.update(len(native.actions))
