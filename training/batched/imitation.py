@@ -38,7 +38,7 @@ class TeacherTable:
     """One table's teachers: the reference game, its map into the general space, one teacher per seat."""
 
     game: Game
-    table: Table
+    general: Table  # its map into the general space
     teachers: list
     reads: tuple[bool, bool]
 
@@ -112,9 +112,9 @@ def record_tables(game_name: str, tables: list[TableSpec], teacher: str, decisio
         while count < decisions:  # whole deals: the last one may go past the count
             table = teachers[deal % len(teachers)]
             native = play_deal(table, rng, seed + deal * len(table.teachers), gamma, scale)
-            obs.append(table.table.obs(native.observations))
-            masks.append(table.table.mask(native.masks))
-            actions.append(table.table.action_of_native[native.actions])
+            obs.append(table.general.obs(native.observations))
+            masks.append(table.general.mask(native.masks))
+            actions.append(table.general.action_of_native[native.actions])
             returns.append(native.returns)
             count, deal = count + len(native.actions), deal + 1
             bar.update(len(native.actions))
