@@ -162,6 +162,7 @@ class BatchedRun:
             from training.batched.target import start_from
 
             start_from(self.selfplay.policy, cfg.batched.init_from)
+            self.selfplay.set_anchor()
             if not self.quiet:
                 print(f"starting from the weights of {cfg.batched.init_from}")
         if not cfg.warm_start.teacher:
@@ -173,6 +174,7 @@ class BatchedRun:
                              cfg.batched.reward_scale, cfg.seed, progress=not self.quiet)
         self.warm_metrics = fit(self.selfplay.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
                                 warm.value_coef, progress=not self.quiet)
+        self.selfplay.set_anchor()
         self.log.writer = self.log.writer or open_writer(self.out / "tb", cfg)
         for key, value in self.warm_metrics.items():
             self.log.record(f"warm_start/{key}", value)
