@@ -69,13 +69,14 @@ def test_all_tables_lists_every_size_of_every_preset_the_reference_takes():
     assert len(all_tables("toepen")) == 6 * len(set(t.preset for t in all_tables("toepen")))
 
 
-@pytest.mark.parametrize("reward_norm", ["none", "per_table"])
-def test_a_resumed_learner_continues_bit_for_bit(reward_norm):
+@pytest.mark.parametrize("settings", [{"reward_norm": "none"}, {"reward_norm": "per_table"}, {"anchor_coef": 0.5}])
+def test_a_resumed_learner_continues_bit_for_bit(settings):
     """N iterations straight, or N/2, state saved through torch.save / weights-only load into a fresh learner
-    (weights, Adam, state), then N/2: the same weights, the same deals in progress, the same generators."""
+    of another seed (weights, Adam, state), then N/2: the same weights, the same deals in progress, the same
+    generators (and the same anchor, though the fresh learner's own first weights differ)."""
     import io
 
-    config = BatchedConfig(**{**TINY, "snapshots_kept": 2, "reward_norm": reward_norm})
+    config = BatchedConfig(**{**TINY, "snapshots_kept": 2, **settings})
 
     def run(learner: SelfPlay, iterations: range) -> SelfPlay:
         for iteration in iterations:
@@ -91,7 +92,7 @@ def test_a_resumed_learner_continues_bit_for_bit(reward_norm):
     torch.save({"policy": half.policy.state_dict(), "optimizer": half.optimizer.state_dict(),
                 "trainer": half.state()}, buffer)
     saved = torch.load(io.BytesIO(buffer.getvalue()), weights_only=True)
-    resumed = SelfPlay("toepen", tables, config, seed=5)
+    resumed = SelfPlay("toepen", tables, config, seed=6)
     resumed.policy.load_state_dict(saved["policy"])
     resumed.optimizer.load_state_dict(saved["optimizer"])
     resumed.load_state(saved["trainer"])
@@ -125,3 +126,37 @@ def test_reward_norm_is_validated():
 
     with pytest.raises(ConfigError, match="batched.reward_norm='per_seat': one of none, per_table"):
         load_config(None, ["trainer=batched", "batched.reward_norm=per_seat"])
+
+
+def kl_to_start(learner: SelfPlay, start: torch.nn.Module, obs: np.ndarray, mask: np.ndarray) -> float:
+    from training.batched.network import masked_log_probs
+
+    with torch.no_grad():
+        ours = masked_log_probs(learner.policy.logits(torch.from_numpy(obs)), torch.from_numpy(mask))
+        theirs = masked_log_probs(start.logits(torch.from_numpy(obs)), torch.from_numpy(mask))
+    return float((ours.exp() * (ours - theirs)).sum(-1).mean())
+
+
+def test_the_anchor_keeps_the_learner_near_the_policy_it_started_from():
+    """batched.anchor_coef: the same run with a strong anchor ends far closer (KL on the first observations)
+    to its first policy than without; its KL is reported; the anchor is a frozen copy, not the learner."""
+    import copy
+
+    config = dict(TINY, learning_rate=3e-3, epochs=4)
+    free = SelfPlay("toepen", [TableSpec(4)], BatchedConfig(**config), seed=3)
+    held = SelfPlay("toepen", [TableSpec(4)], BatchedConfig(**config, anchor_coef=20.0), seed=3)
+    assert free.anchor is None and held.anchor is not held.policy
+    start = copy.deepcopy(held.policy)
+    obs, mask = held.source.obs.copy(), held.source.mask.copy()
+    for _ in range(4):
+        free.iterate()
+        metrics = held.iterate()
+    assert metrics["anchor_kl"] >= 0
+    assert all(torch.equal(a, b) for a, b in zip(held.anchor.state_dict().values(), start.state_dict().values(),
+                                                  strict=True))
+    assert kl_to_start(held, start, obs, mask) < 0.5 * kl_to_start(free, start, obs, mask)
+
+
+def test_a_negative_anchor_weight_is_refused():
+    with pytest.raises(ValueError, match="anchor_coef"):
+        BatchedConfig(anchor_coef=-1.0).validate()

@@ -134,9 +134,12 @@ class TrainConfig:
         """``tables`` and ``eval.tables`` must name tables the game plays; the learner checks its own section."""
         from training.tables import TableError, resolve_tables
 
-        if self.trainer != "sb3" and self.warm_start.teacher:
-            raise ConfigError(f"warm_start: the sb3 trainer's imitation warm start; the {self.trainer} trainer has "
-                              f"none (--set warm_start.teacher='')")
+        if self.trainer == "rllib" and self.warm_start.teacher:
+            raise ConfigError("warm_start: imitation warm start is the sb3 and batched trainers'; the rllib "
+                              "trainer has none (--set warm_start.teacher='')")
+        if self.trainer == "batched" and self.warm_start.teacher and self.batched.init_from:
+            raise ConfigError("warm_start.teacher and batched.init_from both set: a new run starts from one "
+                              "(--set warm_start.teacher='' or --set batched.init_from='')")
 
         try:
             resolve_tables(self.tables, self.game, self.num_players, self.rules)

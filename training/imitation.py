@@ -123,21 +123,32 @@ def agreement(policy, data: Demonstrations) -> float:
     return float((greedy == choices.actions).float().mean())
 
 
+def fit_epochs(loss, data: Demonstrations, optimizer: torch.optim.Optimizer, parameters, epochs: int,
+               batch_size: int, progress: bool) -> None:
+    """``epochs`` passes of minibatch descent on ``loss(batch)`` over ``data`` in random order, the gradient
+    clipped to norm 0.5 as PPO clips it (``parameters``: a callable giving the parameters to clip)."""
+    for _ in tqdm(range(epochs), desc="warm start: imitating", unit="epoch", disable=not progress,
+                  dynamic_ncols=True):
+        for index in torch.randperm(len(data)).split(batch_size):
+            optimizer.zero_grad()
+            loss(data.batch(index)).backward()
+            torch.nn.utils.clip_grad_norm_(parameters(), 0.5)
+            optimizer.step()
+
+
 def fit(policy, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
         value_coef: float, progress: bool = True) -> dict[str, float]:
     """Supervised fit of actor and critic on the teacher's decisions; metrics on the held-out share."""
     train, held_out = data.split(HELD_OUT)
     for group in policy.optimizer.param_groups:  # PPO resets the rate from its own schedule at each update
         group["lr"] = learning_rate
+
+    def loss(batch: Demonstrations) -> torch.Tensor:
+        actor, critic = losses(policy, batch)
+        return actor + value_coef * critic
+
     policy.set_training_mode(True)
-    for _ in tqdm(range(epochs), desc="warm start: imitating", unit="epoch", disable=not progress,
-                  dynamic_ncols=True):
-        for index in torch.randperm(len(train)).split(batch_size):
-            actor, critic = losses(policy, train.batch(index))
-            policy.optimizer.zero_grad()
-            (actor + value_coef * critic).backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-            policy.optimizer.step()
+    fit_epochs(loss, train, policy.optimizer, policy.parameters, epochs, batch_size, progress)
     policy.set_training_mode(False)
     with torch.no_grad():
         actor, critic = losses(policy, held_out)

@@ -58,6 +58,8 @@ class BatchedConfig:
     reward_scale: float = 1.0  # the learner learns from rewards times this (lives and chips are small numbers)
     init_from: str = ""  # a checkpoint whose weights a new run starts from (a fine-tune of a shipped agent, say:
     # agents/pretrained/toepen.zip); "" = fresh weights. Same space and net_arch, else a CheckpointError
+    anchor_coef: float = 0.0  # > 0: the loss adds this times KL(policy || anchor), the anchor being the policy the
+    # run started from (after warm_start or init_from): self-play improves on it without forgetting it (ppo.py)
     reward_norm: str = "none"  # "per_table": each table's rewards divided by the running spread of its deals'
     # payoffs, so tables that pay little weigh as much as those that pay much (reward_norm.py); "none": as they are
 
@@ -65,6 +67,8 @@ class BatchedConfig:
         """The knobs that name a choice (the config names the bad value in a ConfigError)."""
         if self.reward_norm not in REWARD_NORMS:
             raise ValueError(f"batched.reward_norm={self.reward_norm!r}: one of {', '.join(REWARD_NORMS)}")
+        if not self.anchor_coef >= 0:
+            raise ValueError(f"batched.anchor_coef={self.anchor_coef!r}: a weight, 0 or more")
 
 
 class SelfPlay:
@@ -87,11 +91,13 @@ class SelfPlay:
         self.buffer = RolloutBuffer(slots * (players + config.rollout_steps), slots, players,
                                     space.obs_size, space.num_actions)
         self.settings = UpdateSettings(config.epochs, config.minibatch_size, config.clip, config.ent_coef,
-                                       config.vf_coef, config.target_kl)
+                                       config.vf_coef, config.target_kl, config.anchor_coef)
         self.reward_norm = TableRewardScale(self.source.table_of_slot, self.source.num_players, players) \
             if config.reward_norm == "per_table" else None
         self.steps = 0  # learner decisions learned from
         self.iterations = 0
+        self.anchor: ActorCritic | None = None
+        self.set_anchor()
 
     # ------------------------------------------------------------------ loop
     def iterate(self) -> dict[str, float]:
@@ -102,7 +108,7 @@ class SelfPlay:
         self._anneal()
         with clock("update"):
             batch = self.buffer.take(self.config.gamma, self.config.gae_lambda)
-            metrics = update(self.policy, self.optimizer, batch, self.settings, self.generator)
+            metrics = update(self.policy, self.optimizer, batch, self.settings, self.generator, self.anchor)
         self.steps += len(batch)
         self.iterations += 1
         wall, cpu = time.perf_counter() - start, cpu_seconds(cpu_start)
@@ -164,6 +170,12 @@ class SelfPlay:
         """Freeze the current weights into the league."""
         self.league.add_snapshot(copy.deepcopy(self.policy))
 
+    def set_anchor(self) -> None:
+        """Freeze the current weights as the anchor the loss pulls toward (if ``anchor_coef`` asks for one): the
+        run calls it again once a warm start or ``init_from`` has set the weights it starts from."""
+        if self.config.anchor_coef > 0:
+            self.anchor = copy.deepcopy(self.policy).eval().requires_grad_(False)
+
     def _empty_net(self) -> ActorCritic:
         return ActorCritic(self.policy.obs_size, self.policy.num_actions, self.policy.net_arch)
 
@@ -178,6 +190,8 @@ class SelfPlay:
                  "config": asdict(self.config)}
         if self.reward_norm is not None:
             state["reward_norm"] = as_tensors(self.reward_norm.state())
+        if self.anchor is not None:
+            state["anchor"] = self.anchor.state_dict()
         deals = self.source.state()
         if deals is not None:
             state["deals"], state["buffer"] = as_tensors(deals), as_tensors(self.buffer.state())
@@ -197,6 +211,10 @@ class SelfPlay:
         self.league.load_state(state["league"], self._empty_net)
         if self.reward_norm is not None and "reward_norm" in state:  # a state saved without it: estimates afresh
             self.reward_norm.load_state(as_arrays(state["reward_norm"]))
+        if self.anchor is not None:
+            if "anchor" not in state:
+                raise ValueError("batched.anchor_coef > 0 but the saved run has no anchor (it ran without one)")
+            self.anchor.load_state_dict(state["anchor"])
         self.rng.bit_generator.state = state["rng"]  # after any fresh draws of the league: generators as saved
         self.generator.set_state(state["generator"])
 

@@ -26,11 +26,13 @@ class UpdateSettings:
     ent_coef: float
     vf_coef: float
     target_kl: float | None  # stop the epochs early once a minibatch's approx_kl exceeds it
+    anchor_coef: float = 0.0  # weight of KL(policy || anchor) in the loss (0: no anchor)
 
 
 def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, settings: UpdateSettings,
-           generator: torch.Generator) -> dict[str, float]:
-    """``settings.epochs`` passes over ``batch`` in shuffled minibatches; returns the update's metrics."""
+           generator: torch.Generator, anchor: ActorCritic | None = None) -> dict[str, float]:
+    """``settings.epochs`` passes over ``batch`` in shuffled minibatches; returns the update's metrics.
+    ``anchor``: a frozen policy the loss keeps the learner near (``settings.anchor_coef``), or None."""
     tensors = {name: torch.from_numpy(getattr(batch, name)) for name in
                ("mask", "actions", "log_probs", "values", "advantages", "returns")}
     tensors["obs"] = sparse_rows(torch.from_numpy(batch.obs))  # once: every minibatch takes its rows
@@ -40,7 +42,7 @@ def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, 
         order = torch.randperm(len(batch), generator=generator)
         for start in range(0, len(batch), settings.minibatch_size):
             part = {name: t[order[start:start + settings.minibatch_size]] for name, t in tensors.items()}
-            metrics = minibatch_step(policy, optimizer, part, settings)
+            metrics = minibatch_step(policy, optimizer, part, settings, anchor)
             for name, value in metrics.items():
                 totals.setdefault(name, []).append(value)
             if settings.target_kl is not None and metrics["approx_kl"] > settings.target_kl:
@@ -55,8 +57,8 @@ def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, 
 
 
 def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: dict[str, Any],
-                   settings: UpdateSettings) -> dict[str, float]:
-    """One gradient step on one minibatch: clipped surrogate + value loss - entropy bonus."""
+                   settings: UpdateSettings, anchor: ActorCritic | None = None) -> dict[str, float]:
+    """One gradient step on one minibatch: clipped surrogate + value loss - entropy bonus (+ the anchor's KL)."""
     logits, values = policy(part["obs"])
     log_probs = masked_log_probs(logits, part["mask"])
     new_log_prob = log_probs.gather(1, part["actions"][:, None]).squeeze(1)
@@ -69,6 +71,10 @@ def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: 
     value_loss = 0.5 * (values - part["returns"]).pow(2).mean()
     entropy_mean = entropy(log_probs).mean()
     loss = policy_loss + settings.vf_coef * value_loss - settings.ent_coef * entropy_mean
+    extra = {}
+    if anchor is not None and settings.anchor_coef > 0:
+        extra["anchor_kl"] = anchor_kl(log_probs, anchor, part)
+        loss = loss + settings.anchor_coef * extra["anchor_kl"]
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
     torch.nn.utils.clip_grad_norm_(policy.parameters(), MAX_GRAD_NORM)
@@ -78,7 +84,18 @@ def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: 
         clip_fraction = ((ratio - 1).abs() > settings.clip).float().mean()
     return {"policy_loss": float(policy_loss.detach()), "value_loss": float(value_loss.detach()),
             "entropy": float(entropy_mean.detach()),
-            "approx_kl": float(approx_kl), "clip_fraction": float(clip_fraction)}
+            "approx_kl": float(approx_kl), "clip_fraction": float(clip_fraction),
+            **{name: float(value.detach()) for name, value in extra.items()}}
+
+
+def anchor_kl(log_probs: torch.Tensor, anchor: ActorCritic, part: dict[str, Any]) -> torch.Tensor:
+    """Mean KL(policy || anchor) over the minibatch's legal actions: the pull back toward the anchor (AlphaStar's
+    KL to its supervised policy, R-NaD's regularisation toward a fixed policy), so self-play improves on the
+    policy it started from instead of drifting away from what it knew. Illegal actions have probability ~0 under
+    both masked policies and add nothing."""
+    with torch.no_grad():
+        reference = masked_log_probs(anchor.logits(part["obs"]), part["mask"])
+    return (log_probs.exp() * (log_probs - reference)).sum(-1).mean()
 
 
 def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:

@@ -68,7 +68,7 @@ class BatchedRun:
         self.home = config_table(config.game, config.num_players, config.rules)
         self.history: list[dict[str, Any]] = []
         self.checkpointed = 0  # steps of the last checkpoint written or resumed from
-        self.warm_metrics = None  # the SB3 path's warm start; the batched trainers have none
+        self.warm_metrics: dict[str, float] | None = None  # set by warm_start(), kept in checkpoints
         self.log = ScalarLog(None, lambda: self.steps)
 
     @property
@@ -87,7 +87,7 @@ class BatchedRun:
                 "steps": self.steps, "seed": cfg.seed, "trainer": "batched",
                 "tables": [t.label() for t in self.tables],
                 "evaluation": self.history[-1] if self.history else None, "history": self.history,
-                "config": as_dict(cfg)}
+                "warm_start": self.warm_metrics, "config": as_dict(cfg)}
         if self.general:
             from agents.checkpoint.general import general_meta
 
@@ -150,18 +150,36 @@ class BatchedRun:
         except (KeyError, TypeError, ValueError, RuntimeError) as err:
             raise CheckpointError(path, f"trainer state does not fit this run ({type(err).__name__}: {err})") from None
         self.history = list(meta.get("history", []))
+        self.warm_metrics = meta.get("warm_start")
         self.checkpointed = self.steps
 
-    def warm_start(self) -> None:
-        """A new run's start from ``batched.init_from``'s weights, if set (the SB3 path's imitation warm start is
-        refused for this trainer by the config); the optimizer, the league and the counters start afresh."""
-        path = self.config.batched.init_from
-        if path:
+    def warm_start(self) -> dict[str, float] | None:
+        """A new run's start: ``batched.init_from``'s weights, or imitation of ``warm_start.teacher`` at every
+        table (training/batched/imitation.py, then ``last.zip`` so a resume starts after it; its metrics are
+        returned), or the seed's fresh weights. The optimizer, the league and the counters start afresh."""
+        cfg = self.config
+        if cfg.batched.init_from:
             from training.batched.target import start_from
 
-            start_from(self.selfplay.policy, path)
+            start_from(self.selfplay.policy, cfg.batched.init_from)
+            self.selfplay.set_anchor()
             if not self.quiet:
-                print(f"starting from the weights of {path}")
+                print(f"starting from the weights of {cfg.batched.init_from}")
+        if not cfg.warm_start.teacher:
+            return None
+        from training.batched.imitation import fit, record_tables
+
+        warm = cfg.warm_start
+        data = record_tables(cfg.game, self.tables, warm.teacher, warm.decisions, cfg.batched.gamma,
+                             cfg.batched.reward_scale, cfg.seed, progress=not self.quiet)
+        self.warm_metrics = fit(self.selfplay.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
+                                warm.value_coef, progress=not self.quiet)
+        self.selfplay.set_anchor()
+        self.log.writer = self.log.writer or open_writer(self.out / "tb", cfg)
+        for key, value in self.warm_metrics.items():
+            self.log.record(f"warm_start/{key}", value)
+        self.checkpoint()
+        return self.warm_metrics
 
     def train(self, stop: StopRequest | None = None) -> None:
         """Iterate up to ``total_timesteps``, then ``last.zip``; raises Interrupted after saving if ``stop`` asks."""

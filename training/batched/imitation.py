@@ -1,0 +1,156 @@
+"""Warm start by imitation for the batched trainer: the general network copies a teacher at every table first.
+
+The SB3 path's warm start (training/imitation.py) records a teacher in the learner's one seat of one table.
+A general agent plays every table size and preset of its game, and its self-play league begins as copies of
+the learner, so here the teacher sits in *every* seat of deals spread evenly over the run's tables (the
+``tables`` of the config, as the trainer spreads its slots), and its decisions are stored in the general space
+(rams_env/core/general.py) the network reads. Deals start from random carried-over session states, as the
+trainer's do, so the teacher is also copied where a pot or lives were carried in.
+
+Why: in the pot games, self-play PPO from a random network settled below the default heuristic (Fipsen's
+general run: -0.29 chips/deal at 4p, docs/results.md), as the SB3 agents did before imitation gave them the
+heuristic's card play to start from. The fit is the SB3 path's: the actor's cross-entropy to the teacher's
+action under the mask, the critic's squared error to the return that followed the decision (the seat's score
+change up to its next decision, the first decision also carrying what was paid before it, as the rollout
+buffer books it; times ``reward_scale``), a tenth held out for the agreement figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from agents.registry import agent_factories
+from agents.table import Turn, _choose, reads
+from rams_env.core.game import Game
+from rams_env.core.general import GeneralSpace, Table
+from training.batched.network import ActorCritic, masked_log_probs
+from training.batched.tables import TableSpec
+from training.imitation import HELD_OUT, Demonstrations, discounted, fit_epochs
+
+
+@dataclass
+class TeacherTable:
+    """One table's teachers: the reference game, its map into the general space, one teacher per seat."""
+
+    game: Game
+    general: Table  # its map into the general space
+    teachers: list
+    reads: tuple[bool, bool]
+
+
+def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str) -> list[TeacherTable]:
+    """Each table's game, general map and teachers (a teacher per seat: agents may keep per-deal memory)."""
+    space = GeneralSpace(game_name)
+    out = []
+    for spec in tables:
+        game = spec.make_game(game_name)
+        factory = agent_factories([teacher], game)[teacher]
+        teachers = [factory(seat) for seat in range(game.num_players)]
+        out.append(TeacherTable(game, space.table(game), teachers, reads(teachers[0])))
+    return out
+
+
+class Deal(NamedTuple):
+    """One recorded deal in its table's native space, a row per decision."""
+
+    observations: np.ndarray  # float32 (n, native observation size)
+    masks: np.ndarray  # bool (n, native actions)
+    actions: np.ndarray  # int64 (n,)
+    returns: np.ndarray  # float32 (n,)
+
+
+def play_deal(table: TeacherTable, rng: np.random.Generator, deal_seed: int, gamma: float, scale: float) -> Deal:
+    """One deal with the teacher in every seat."""
+    game = table.game
+    state = game.new_state(rng, None, random_carry=True)
+    for i, teacher in enumerate(table.teachers):
+        teacher.reset(deal_seed + i)
+    observations, masks, actions, who, scores = [], [], [], [], []
+    while not state.terminal:
+        to_act, legal = state.to_act, game.legal_actions(state)
+        obs = np.zeros(game.observation.size, np.float32)
+        game.encode(state, to_act, obs)
+        mask = np.zeros(game.actions.size, bool)
+        mask[legal] = True
+        turn = Turn(game, state, to_act, legal, game.view(state, to_act) if table.reads[1] else None)
+        action = _choose(game, state, table.teachers[to_act], turn, table.reads[0])
+        for column, value in ((observations, obs), (masks, mask), (actions, action), (who, to_act),
+                              (scores, float(state.scores[to_act]))):
+            column.append(value)
+        game.apply(state, action)
+    return Deal(np.array(observations), np.array(masks), np.array(actions, np.int64),
+                np.array(seat_returns(who, scores, list(state.scores), gamma, scale), np.float32))
+
+
+def seat_returns(who: list[int], scores: list[float], final: list[float], gamma: float, scale: float) -> list[float]:
+    """The return after each decision of a deal: per seat, its score change up to its next decision (the
+    first from the deal's start, the last up to the end), discounted over the seat's own decisions."""
+    returns = [0.0] * len(who)
+    for seat in set(who):
+        mine = [i for i, s in enumerate(who) if s == seat]
+        marks = [0.0, *(scores[i] for i in mine[1:]), final[seat]]
+        rewards = [(after - before) * scale for before, after in zip(marks[:-1], marks[1:], strict=True)]
+        for i, value in zip(mine, discounted(rewards, gamma), strict=True):
+            returns[i] = value
+    return returns
+
+
+def record_tables(game_name: str, tables: list[TableSpec], teacher: str, decisions: int, gamma: float,
+                  scale: float, seed: int, progress: bool = True) -> Demonstrations:
+    """Whole deals, round robin over ``tables``, until ``decisions`` are recorded (in the general space)."""
+    teachers = teacher_tables(game_name, tables, teacher)
+    rng = np.random.default_rng(seed)
+    obs, masks, actions, returns = [], [], [], []
+    count, deal = 0, 0
+    with tqdm(total=decisions, unit="decision", desc="warm start: recording the teacher at every table",
+              disable=not progress, dynamic_ncols=True) as bar:
+        while count < decisions:  # whole deals: the last one may go past the count
+            table = teachers[deal % len(teachers)]
+            native = play_deal(table, rng, seed + deal * len(table.teachers), gamma, scale)
+            obs.append(table.general.obs(native.observations))
+            masks.append(table.general.mask(native.masks))
+            actions.append(table.general.action_of_native[native.actions])
+            returns.append(native.returns)
+            count, deal = count + len(native.actions), deal + 1
+            bar.update(len(native.actions))
+    return Demonstrations(*(torch.from_numpy(np.concatenate(part)) for part in (obs, masks, actions, returns)))
+
+
+def losses(policy: ActorCritic, data: Demonstrations) -> tuple[torch.Tensor, torch.Tensor]:
+    """(actor cross-entropy, critic squared error) of ``policy`` on ``data``."""
+    logits, values = policy(data.observations)
+    log_prob = masked_log_probs(logits, data.masks).gather(1, data.actions[:, None]).squeeze(1)
+    return -log_prob.mean(), torch.nn.functional.mse_loss(values, data.returns)
+
+
+def agreement(policy: ActorCritic, data: Demonstrations) -> float:
+    """Share of ``data``'s real choices (two or more legal actions) where the greedy action is the teacher's."""
+    choices = data.batch(torch.nonzero(data.masks.sum(dim=1) > 1).flatten())
+    if not len(choices):
+        return 1.0
+    with torch.no_grad():
+        greedy = masked_log_probs(policy.logits(choices.observations), choices.masks).argmax(-1)
+    return float((greedy == choices.actions).float().mean())
+
+
+def fit(policy: ActorCritic, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
+        value_coef: float, progress: bool = True) -> dict[str, float]:
+    """Supervised fit of actor and critic with an Adam of its own (PPO's starts afresh after it); metrics on
+    the held-out share."""
+    train, held_out = data.split(HELD_OUT)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate, eps=1e-5)
+
+    def loss(batch: Demonstrations) -> torch.Tensor:
+        actor, critic = losses(policy, batch)
+        return actor + value_coef * critic
+
+    fit_epochs(loss, train, optimizer, policy.parameters, epochs, batch_size, progress)
+    with torch.no_grad():
+        actor, critic = losses(policy, held_out)
+    return {"decisions": len(data), "agreement": agreement(policy, held_out),
+            "actor_loss": float(actor), "value_loss": float(critic)}
