@@ -39,9 +39,10 @@ def test_batched_section_and_tables_are_validated():
                             ("tables=[{num_players: 9}]", "tables[0]: num_players=9"),
                             ("tables=[{players: 3}]", "tables[0]: a mapping with keys among"),
                             ("eval.tables=some", "eval.tables: 'default', 'all' or a list"),
-                            ("warm_start.teacher=heuristic batched.init_from=x.zip", "both set")):
+                            (("warm_start.teacher=heuristic", "batched.init_from=x.zip"), "both set")):
         with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("(", r"\(")):
-            load_config(None, ["trainer=batched", *override.split(" ")])
+            overrides = override if isinstance(override, tuple) else (override,)
+            load_config(None, ["trainer=batched", *overrides])
 
 
 def test_sb3_configs_keep_their_trainer_and_load_no_learner():
