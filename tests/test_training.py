@@ -353,7 +353,7 @@ def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
 
 
 BATCHED_TRAINING_KEYS = ("game", "num_players", "rules", "tables", "env", "seed", "total_timesteps",
-                         "snapshot_every", "batched")
+                         "snapshot_every", "batched", "warm_start")
 """What decides a batched run's weights (evaluation settings, paths and threads do not)."""
 
 
