@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,6 +22,13 @@ ARGS = ("game", "state", "seat", "out")
 """A writer's arguments (``observation_core.Writer``)."""
 GETTER_ARGS = ", ".join(ARGS[:-1])
 """A getter's arguments (``observation_core.Getter``), as they are spelled in generated code."""
+
+
+_PARSING = threading.Lock()
+"""Held around ``ast.parse`` and ``compile``: CPython 3.11's AST constructor keeps its recursion depth in
+interpreter-wide state, and two threads building games at once (``rams serve`` opens tables in worker
+threads) made it raise ``SystemError: AST constructor recursion depth mismatch`` (2 of 17 runs of the web tests
+under xdist; 0 of 16 with the lock; reported upstream around CPython gh-106905)."""
 
 
 def compiled(name: str, body: Sequence[str], constants: dict[str, Any],
@@ -63,7 +71,9 @@ def _function(name: str, function: str, body: Sequence[str], constants: dict[str
               args: Sequence[str] = ARGS) -> Callable[..., None]:
     source = f"def {function}({', '.join(args)}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
     namespace = dict(constants)
-    exec(compile(source, f"<{name}>", "exec"), namespace)  # noqa: S102 - source built from declarations
+    with _PARSING:
+        code = compile(source, f"<{name}>", "exec")
+    exec(code, namespace)  # noqa: S102 - source built from declarations
     made = namespace[function]
     made.source = source
     return made
@@ -83,5 +93,7 @@ class _Prefix(ast.NodeTransformer):
 
 def _prefixed(lines: Sequence[str], prefix: str) -> list[str]:
     """``lines`` (a block of statements) with their names prefixed."""
-    tree = _Prefix(prefix).visit(ast.parse("\n".join(lines)))
+    with _PARSING:
+        tree = ast.parse("\n".join(lines))
+    tree = _Prefix(prefix).visit(tree)
     return ast.unparse(tree).splitlines()
