@@ -175,16 +175,20 @@ class BatchedRun:
         self.warm_metrics = fit(self.selfplay.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
                                 warm.value_coef, progress=not self.quiet)
         self.selfplay.set_anchor()
-        self.log.writer = self.log.writer or open_writer(self.out / "tb", cfg)
+        self.open_log()
         for key, value in self.warm_metrics.items():
             self.log.record(f"warm_start/{key}", value)
         self.checkpoint()
         return self.warm_metrics
 
+    def open_log(self) -> None:
+        """TensorBoard under ``out_dir/tb``, opened once by whichever of the warm start and training comes first."""
+        self.log.writer = self.log.writer or open_writer(self.out / "tb", self.config)
+
     def train(self, stop: StopRequest | None = None) -> None:
         """Iterate up to ``total_timesteps``, then ``last.zip``; raises Interrupted after saving if ``stop`` asks."""
         cfg = self.config
-        self.log.writer = self.log.writer or open_writer(self.out / "tb", cfg)
+        self.open_log()
         bar = tqdm(total=cfg.total_timesteps, initial=min(self.steps, cfg.total_timesteps), unit="step",
                    desc=f"training {cfg.game}", disable=self.quiet, dynamic_ncols=True)
         with armed(stop):
