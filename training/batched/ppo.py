@@ -36,13 +36,16 @@ def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, 
     tensors = {name: torch.from_numpy(getattr(batch, name)) for name in
                ("mask", "actions", "log_probs", "values", "advantages", "returns")}
     tensors["obs"] = sparse_rows(torch.from_numpy(batch.obs))  # once: every minibatch takes its rows
+    if anchor is not None and settings.anchor_coef > 0:  # once too: the anchor is frozen, every epoch reads them
+        with torch.no_grad():
+            tensors["anchor_log_probs"] = masked_log_probs(anchor.logits(tensors["obs"]), tensors["mask"])
     totals: dict[str, list[float]] = {}
     stopped = False
     for _ in range(settings.epochs):
         order = torch.randperm(len(batch), generator=generator)
         for start in range(0, len(batch), settings.minibatch_size):
             part = {name: t[order[start:start + settings.minibatch_size]] for name, t in tensors.items()}
-            metrics = minibatch_step(policy, optimizer, part, settings, anchor)
+            metrics = minibatch_step(policy, optimizer, part, settings)
             for name, value in metrics.items():
                 totals.setdefault(name, []).append(value)
             if settings.target_kl is not None and metrics["approx_kl"] > settings.target_kl:
@@ -57,7 +60,7 @@ def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, 
 
 
 def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: dict[str, Any],
-                   settings: UpdateSettings, anchor: ActorCritic | None = None) -> dict[str, float]:
+                   settings: UpdateSettings) -> dict[str, float]:
     """One gradient step on one minibatch: clipped surrogate + value loss - entropy bonus (+ the anchor's KL)."""
     logits, values = policy(part["obs"])
     log_probs = masked_log_probs(logits, part["mask"])
@@ -72,8 +75,8 @@ def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: 
     entropy_mean = entropy(log_probs).mean()
     loss = policy_loss + settings.vf_coef * value_loss - settings.ent_coef * entropy_mean
     extra = {}
-    if anchor is not None and settings.anchor_coef > 0:
-        extra["anchor_kl"] = anchor_kl(log_probs, anchor, part)
+    if "anchor_log_probs" in part:
+        extra["anchor_kl"] = anchor_kl(log_probs, part["anchor_log_probs"])
         loss = loss + settings.anchor_coef * extra["anchor_kl"]
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
@@ -88,13 +91,12 @@ def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: 
             **{name: float(value.detach()) for name, value in extra.items()}}
 
 
-def anchor_kl(log_probs: torch.Tensor, anchor: ActorCritic, part: dict[str, Any]) -> torch.Tensor:
+def anchor_kl(log_probs: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:
     """Mean KL(policy || anchor) over the minibatch's legal actions: the pull back toward the anchor (AlphaStar's
     KL to its supervised policy, R-NaD's regularisation toward a fixed policy), so self-play improves on the
     policy it started from instead of drifting away from what it knew. Illegal actions have probability ~0 under
-    both masked policies and add nothing."""
-    with torch.no_grad():
-        reference = masked_log_probs(anchor.logits(part["obs"]), part["mask"])
+    both masked policies and add nothing. ``reference``: the anchor's masked log-probabilities, computed once
+    per update."""
     return (log_probs.exp() * (log_probs - reference)).sum(-1).mean()
 
 
