@@ -195,6 +195,36 @@ def test_choices_do_not_depend_on_unseen_cards(preset):
     assert checked > 100
 
 
+@pytest.mark.parametrize("preset", [p for p in PRESETS if p != "thedinghausen"])  # it has no auction
+def test_cached_hand_values_are_those_computed_afresh(preset):
+    """The auction's hand values are cached (an auction judges every contract, each asking again for the
+    same hand and trumps): with the caches warm from every other seat's hands, every seat's judgement of
+    every contract is the one computed with empty caches, so no argument is missing from a cache key."""
+    from agents.heuristics import fipsen_eval
+    from agents.heuristics.fipsen_play import knowledge
+
+    game = rams_env.make_game("fipsen", preset=preset)
+    caches = (fipsen_eval._estimate, fipsen_eval.talon_card_chance)
+
+    def judged(view, ruff_weight):
+        know = knowledge(game, view)
+        return [fipsen_eval.judge_bid(game, contract, view["hand"], know, 1.0, 2.0, ruff_weight)
+                for contract in game.ladder]
+
+    checked = 0
+    for d in range(20):
+        state = game.new_state(np.random.default_rng(d))
+        views = [game.view(state, seat) for seat in range(game.num_players)]
+        for seat, view in enumerate(views):
+            for ruff_weight in (0.5, 1.0):
+                warm = [judged(other, ruff_weight) for other in views]  # every seat's values in the caches
+                for cache in caches:
+                    cache.cache_clear()
+                assert judged(view, ruff_weight) == warm[seat]
+                checked += 1
+    assert checked == 40 * game.num_players and fipsen_eval._estimate.cache_info().currsize > 0
+
+
 # ============================================================ strength
 @tiers.parametrize("preset", PRESETS, tiers.reference_preset("fipsen"))
 def test_default_beats_random_over_duplicate_deals(preset):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agents.heuristics.trumpplay import (
     HandEstimate,
@@ -61,7 +62,21 @@ def chances(trump: str, hand: Sequence[str], know: Knowledge, ruff_weight: float
 
 
 def estimate(trump: str, hand: Sequence[str], know: Knowledge, ruff_weight: float = 1.0) -> HandEstimate:
+    return _estimate(trump, tuple(hand), know, ruff_weight)
+
+
+@lru_cache(maxsize=1024)
+def _estimate(trump: str, hand: tuple[str, ...], know: Knowledge, ruff_weight: float) -> HandEstimate:
+    """Cached: an auction decision judges every contract on the ladder, and each asks again for the same
+    hand under the same trumps (the estimate is a pure function of its arguments; callers copy before
+    changing it, as :func:`with_pickup` does)."""
     return from_chances(chances(trump, hand, know, ruff_weight))
+
+
+@lru_cache(maxsize=1024)
+def talon_card_chance(trump: str, know: Knowledge) -> float:
+    """Mean chance of a card picked up from the talon under ``trump`` (cached, as :func:`_estimate`)."""
+    return mean_chance(table_for(trump), know.unseen, know.opponents, know.hand_size)
 
 
 def with_pickup(est: HandEstimate, draw: int, replacement: float) -> HandEstimate:
@@ -122,7 +137,7 @@ def judge_bid(game, contract: Contract, hand: Sequence[str], know: Knowledge, ta
     for trump in contract_trumps(game, contract):
         est = estimate(trump, hand, know, ruff_weight)
         if draw:
-            replacement = talon_scale * mean_chance(table_for(trump), know.unseen, know.opponents, know.hand_size)
+            replacement = talon_scale * talon_card_chance(trump, know)
             est = with_pickup(est, draw, replacement)
         out = payoff(game, contract, trump, est)
         if out.ev > best.ev:
