@@ -8,7 +8,7 @@
     rams train configs/train/toepen.yaml --overwrite     # delete the previous run in <out_dir> first
 
     rams train configs/train/toepen.yaml --export agents/pretrained/toepen_4p.zip   # ship the weights
-    rams train configs/train/toepen_batched.yaml --resume --export toepen.zip --snapshot 15500000
+    rams train configs/train/toepen_batched.yaml --resume --export toepen_selfplay.zip --snapshot 15500000
                                                          # ship an earlier league snapshot instead
 
 The config's ``trainer`` picks the trainer. ``batched`` (training/batched/run.py): PPO self-play on

@@ -357,26 +357,48 @@ BATCHED_TRAINING_KEYS = ("game", "num_players", "rules", "tables", "env", "seed"
 """What decides a batched run's weights (evaluation settings, paths and threads do not)."""
 
 
-@pytest.mark.parametrize("game", list(rams_env.GAMES))
-def test_shipped_general_agents_were_trained_by_their_batched_config_as_it_stands(game):
-    """`rams train configs/train/<game>_batched.yaml --export agents/pretrained/<game>.zip` (with `--snapshot`
-    for a league snapshot of the run) made them (docs/results.md, "The general Toepen agent")."""
+GENERAL_RECIPES = {
+    "toepen_selfplay.zip": "toepen_batched.yaml",
+    "toepen.zip": "toepen_bluffer.yaml",  # a fine-tune of toepen_selfplay.zip (its batched.init_from)
+    "tippen.zip": "tippen_batched.yaml",
+    "lupfen.zip": "lupfen_batched.yaml",
+    "mauscheln.zip": "mauscheln_batched.yaml",
+    "fipsen.zip": "fipsen_batched.yaml",
+}
+"""Every general checkpoint in agents/pretrained/ and the config under configs/train/ that made it (docs/results.md)."""
+
+
+def _general_checkpoints() -> list[str]:
+    from agents.checkpoint.general import is_general
+    from agents.registry import PRETRAINED_DIR
+
+    return sorted(path.name for path in PRETRAINED_DIR.glob("*.zip") if is_general(load_checkpoint(path)[0]))
+
+
+def test_every_shipped_general_agent_has_its_recipe():
+    """A general checkpoint shipped without a recipe listed here would go unchecked by the test below."""
+    assert set(_general_checkpoints()) <= set(GENERAL_RECIPES)
+
+
+@pytest.mark.parametrize("name", _general_checkpoints())
+def test_shipped_general_agents_were_trained_by_their_batched_config_as_it_stands(name):
+    """`rams train configs/train/<recipe> --export agents/pretrained/<name>` (with `--snapshot` for a league
+    snapshot of the run) made them (docs/results.md, "The general Toepen agent"); a fine-tune starts from
+    another shipped general agent (`batched.init_from`), itself checked here."""
     from dataclasses import asdict
 
-    from agents.checkpoint.general import is_general
-    from agents.registry import pretrained_path
+    from agents.registry import PRETRAINED_DIR
     from training.batched.learner import BatchedConfig
     from training.config import as_dict
 
-    path = pretrained_path(game)
-    if not path.exists():
-        pytest.skip(f"no general agent shipped for {game}")
-    meta, _, _ = load_checkpoint(path)
-    config = as_dict(load_config(ROOT / f"configs/train/{game}_batched.yaml"))
-    assert is_general(meta) and meta["trainer"] == "batched"
+    meta, _, _ = load_checkpoint(PRETRAINED_DIR / name)
+    config = as_dict(load_config(ROOT / "configs/train" / GENERAL_RECIPES[name]))
+    assert meta["trainer"] == "batched"
     trained = {k: meta["config"][k] for k in BATCHED_TRAINING_KEYS}
     trained["batched"] = {**asdict(BatchedConfig()), **trained["batched"]}  # knobs added since: their defaults
     assert trained == {k: config[k] for k in BATCHED_TRAINING_KEYS}
+    start = config["batched"]["init_from"]
+    assert not start or ((ROOT / start).parent == PRETRAINED_DIR and Path(start).name in GENERAL_RECIPES)
     # the run's end, or a league snapshot of a run that went the whole way (`--export --snapshot`)
     run_steps = meta["snapshot_of"]["steps"] if "snapshot_of" in meta else meta["steps"]
     assert run_steps >= config["total_timesteps"] and meta["steps"] <= run_steps
