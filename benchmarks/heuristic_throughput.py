@@ -22,20 +22,14 @@ import numpy as np
 
 from agents.registry import agent_factories
 from agents.table import play
+from evaluation.strength import scripted_opponents
 from rams_env.registry import GAMES, game_class, make_game
-
-
-def styles(game) -> list[str]:
-    """``heuristic`` and each of its named styles for this game."""
-    factory = agent_factories(["heuristic"], game)["heuristic"]
-    heuristic = factory(0)
-    return ["heuristic", *(f"heuristic:{name}" for name in getattr(heuristic, "STYLES", {}) if name != "default")]
 
 
 def decisions_per_cpu_second(game_name: str, preset: str | None, deals: int) -> tuple[float, int]:
     """(decisions per CPU-second, decisions) over ``deals`` deals at 4 players (or the preset's smallest table)."""
     game = _game(game_name, preset)
-    specs = styles(game)
+    specs = scripted_opponents(game_name)[1:]  # the heuristic's styles, without random
     factories = agent_factories(specs, game)
     agents = [factories[specs[seat % len(specs)]](seat) for seat in range(game.num_players)]
     start, decisions = os.times(), 0
@@ -50,13 +44,9 @@ def decisions_per_cpu_second(game_name: str, preset: str | None, deals: int) -> 
 
 
 def _game(game_name: str, preset: str | None):
-    """The preset's game at 4 players if its rules allow 4, else at the first size they allow."""
-    for players in (4, 3, 5, 6, 7, 8, 9, 10):
-        try:
-            return make_game(game_name, players, preset=preset)
-        except ValueError:
-            continue
-    raise SystemExit(f"{game_name} {preset}: no table size from 3 to 10 is allowed")
+    """The preset's game at 4 players if its rules allow 4, else at the smallest size they allow."""
+    lo, hi = make_game(game_name, preset=preset).player_range()
+    return make_game(game_name, 4 if lo <= 4 <= hi else lo, preset=preset)
 
 
 def main() -> None:
@@ -70,10 +60,10 @@ def main() -> None:
     print("| --- | --- | ---: | ---: |")
     for name in args.games:
         rules = game_class(name).rules_type
-        presets = [None] if args.presets == "default" else list(rules.PRESETS)
+        presets = [rules.DEFAULT_PRESET] if args.presets == "default" else rules.preset_names()
         for preset in presets:
             rate, count = decisions_per_cpu_second(name, preset, args.deals)
-            print(f"| {name} | {preset or rules.DEFAULT_PRESET} | {count:,} | {rate:,.0f} |", flush=True)
+            print(f"| {name} | {preset} | {count:,} | {rate:,.0f} |", flush=True)
 
 
 if __name__ == "__main__":
