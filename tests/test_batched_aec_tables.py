@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from training.batched.aec_tables import AecTables
-from training.batched.league import SCRIPTED
+from training.batched.league import LEARNER, SCRIPTED, League
 from training.batched.learner import BatchedConfig, SelfPlay
 from training.batched.tables import TableSpec
 
@@ -43,3 +43,47 @@ def test_the_league_leaves_scripted_seats_alone():
     assert ((learner.league.seat_policy == SCRIPTED) == learner.source.fixed).all()
     assert learner.source.fixed[16:].any() and not learner.source.fixed[:16].any()
     assert metrics["deals_edge_scripted"] > 0 and np.isfinite(metrics["reward_edge_scripted"])
+
+
+@pytest.mark.parametrize("game", ["toepen", "tippen", "mauscheln", "lupfen", "fipsen"])
+def test_every_decision_shows_its_state_encoded_afresh(game):
+    """The observation a free seat is shown is its state's encoding, not the previous decision's entries with
+    the new ones written over them (encode writes into a zeroed vector; a reused row once kept stale bits)."""
+    tables = AecTables(game, TableSpec(4), num_envs=6, scripted={"heuristic": 0.5})
+    obs, mask, to_act = tables.reset(seed=1)
+    rng = np.random.default_rng(2)
+    fresh = np.zeros_like(obs[0])
+    for _ in range(60):
+        for slot, state in enumerate(tables.states):
+            fresh[:] = 0
+            tables.game.encode(state, state.to_act, fresh)
+            assert np.array_equal(obs[slot], fresh)
+            assert set(np.flatnonzero(mask[slot])) == set(tables.game.legal_actions(state))
+        obs, mask, to_act, _, _ = tables.step((rng.random(mask.shape) + mask).argmax(1))
+
+
+def test_the_learner_always_sits_at_a_seat_the_source_left_free():
+    """With most seats scripted and the league mostly random, a deal without a learner seat gets one among the
+    free seats (once it was the k-th seat instead of the k-th free one, so the learner often sat nowhere)."""
+    slots, seats = 200, 4
+    fixed = np.zeros((slots, seats), bool)
+    league = League({"self": 0.1, "random": 0.9}, np.full(slots, seats), fixed, 4, "recent",
+                    np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        fixed[:] = rng.random(fixed.shape) < 0.7
+        fixed[np.arange(slots), rng.integers(seats, size=slots)] = False  # one free seat at least, anywhere
+        league.start_deals(np.arange(slots))
+        policy = league.seat_policy
+        assert ((policy == SCRIPTED) == fixed).all()
+        assert ((policy == LEARNER) & ~fixed).any(1).all()
+
+
+def test_tables_without_scripted_seats_draw_the_learner_seats_they_always_drew():
+    """Where every seat is the league's (the batched engine's slots), the k-th free seat is seat k: the same
+    draws as before the fix, so the shipped self-play recipes reproduce their weights."""
+    valid = np.arange(6)[None, :] < np.array([3, 4, 6, 5, 6])[:, None]
+    league = League({"self": 1.0}, np.array([3, 4, 6, 5, 6]), np.zeros((5, 6), bool), 4, "recent",
+                    np.random.default_rng(0))
+    league.rng, old = np.random.default_rng(7), np.random.default_rng(7)
+    assert (league._any_valid_seat(valid) == (old.random(5) * valid.sum(1)).astype(np.int64)).all()

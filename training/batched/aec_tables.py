@@ -114,6 +114,7 @@ class AecTables:
     def _present(self, slot: int) -> None:
         state = self.states[slot]
         self.to_act[slot] = state.to_act
+        self.obs[slot] = 0  # encode writes into a zeroed vector: the previous decision's entries must go
         self.game.encode(state, state.to_act, self.obs[slot])
         self.mask[slot] = 0
         self.mask[slot, self.game.legal_actions(state)] = 1

@@ -90,10 +90,15 @@ class League:
         policy[~self.seat_valid[slots]] = RANDOM  # seats beyond the table never act
         policy[self.fixed[slots]] = SCRIPTED
         lonely = ~((policy == LEARNER) & valid).any(1)
-        seats = (self.rng.random(int(lonely.sum())) * valid[lonely].sum(1)).astype(np.int64)
-        policy[np.flatnonzero(lonely), seats] = LEARNER
+        policy[np.flatnonzero(lonely), self._any_valid_seat(valid[lonely])] = LEARNER
         self.seat_policy[slots] = policy
         self.score[slots] = 0.0
+
+    def _any_valid_seat(self, valid: np.ndarray) -> np.ndarray:
+        """One seat per row of ``valid`` (B, n), uniform among its True seats: the ``k``-th valid seat for a
+        uniform ``k``, so the learner joins a seat the source left free, never a scripted one."""
+        pick = (self.rng.random(len(valid)) * valid.sum(1)).astype(np.int64)
+        return np.argmax(np.cumsum(valid, axis=1) > pick[:, None], axis=1)
 
     def end_step(self, rewards: np.ndarray, done: np.ndarray) -> dict[str, np.ndarray]:
         """Count this step's rewards; score the finished deals and draw their next ones.
