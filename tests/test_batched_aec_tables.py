@@ -87,3 +87,23 @@ def test_tables_without_scripted_seats_draw_the_learner_seats_they_always_drew()
                     np.random.default_rng(0))
     league.rng, old = np.random.default_rng(7), np.random.default_rng(7)
     assert (league._any_valid_seat(valid) == (old.random(5) * valid.sum(1)).astype(np.int64)).all()
+
+
+def test_a_run_with_scripted_seats_resumes_on_fresh_deals_seated_afresh():
+    """Python-engine tables cannot save their deals, so a resume deals afresh; the seats the league saved
+    belonged to the dropped deals (their scripted seats too) and must not be laid over the new ones (once a
+    free seat of a new deal kept the saved SCRIPTED mark and the first decision failed with KeyError -1)."""
+    config = BatchedConfig(envs_per_table=4, rollout_steps=16, minibatch_size=64, net_arch=[16],
+                           scripted={"heuristic": 0.6}, scripted_envs_per_table=16)
+    learner = SelfPlay("toepen", [TableSpec(4)], config, seed=0)
+    learner.iterate()
+    state = learner.state()
+    assert "deals" not in state
+    resumed = SelfPlay("toepen", [TableSpec(4)], config, seed=0)
+    resumed.policy.load_state_dict(learner.policy.state_dict())
+    resumed.load_state(state)
+    assert ((resumed.league.seat_policy == SCRIPTED) == resumed.source.fixed).all()
+    for _ in range(2):
+        metrics = resumed.iterate()
+        assert np.isfinite(metrics["reward_edge_scripted"])
+    assert resumed.steps > learner.steps
