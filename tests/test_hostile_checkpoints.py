@@ -156,7 +156,7 @@ def test_pretrained_plays_its_default_rules_and_refuses_others_by_name():
         assert pretrained("pretrained", game)(0).meta["game"] == game
     with pytest.raises(CheckpointError, match="trained with rules variant=grossenaspe, this table has "
                                               "variant=prisdorf; its 437 inputs cannot read this table's 356"):
-        pretrained("pretrained", "fipsen", preset="prisdorf")
+        pretrained("checkpoint:agents/pretrained/fipsen_4p.zip", "fipsen", preset="prisdorf")
     table_agent = "checkpoint:agents/pretrained/toepen_4p.zip"  # Toepen's 4-player agent, beside the general one
     with pytest.raises(CheckpointError, match="lives=10, this table has lives=5; add ,allow_rules_mismatch"):
         pretrained(table_agent, "toepen", lives=5)
@@ -178,7 +178,7 @@ def test_allow_rules_mismatch_plays_only_when_the_sizes_fit():
     observation = env.observe(env.agent_selection)
     assert observation["action_mask"][agent.act(observation["observation"], observation["action_mask"], {})]
     with pytest.raises(CheckpointError, match="cannot read"):
-        pretrained("pretrained,allow_rules_mismatch", "fipsen", preset="prisdorf")
+        pretrained("checkpoint:agents/pretrained/fipsen_4p.zip,allow_rules_mismatch", "fipsen", preset="prisdorf")
     with pytest.raises(ValueError, match="applies to checkpoint and pretrained agents"):
         pretrained("heuristic,allow_rules_mismatch", "toepen")
 
