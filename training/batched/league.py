@@ -148,9 +148,10 @@ class League:
                 "weights": {str(i): net.state_dict() for i, net in self.nets.items()},
                 "seat_policy": self.seat_policy.copy(), "score": self.score.copy()}
 
-    def load_state(self, state: dict, make_net) -> None:
-        """The snapshots of :meth:`state` (``make_net()`` builds an empty network for each) and its seats; a
-        state without seats (deals not saved) draws every seat afresh."""
+    def load_state(self, state: dict, make_net, seats: bool = True) -> None:
+        """The snapshots of :meth:`state` (``make_net()`` builds an empty network for each) and its seats. With
+        ``seats=False`` (the source dealt afresh: the saved seats were the dropped deals', their scripted seats
+        too), or a state without seats, every seat is drawn afresh."""
         self.nets, self.rates, self.deals = {}, {}, {}
         for key, weights in state["weights"].items():
             net = make_net()
@@ -159,7 +160,7 @@ class League:
             self.nets[ident] = net.eval().requires_grad_(False)
             self.rates[ident], self.deals[ident] = float(state["rates"][key]), int(state["deals"][key])
         self.kept, self.next_id = [int(i) for i in state["kept"]], int(state["next_id"])
-        if "seat_policy" not in state:
+        if not seats or "seat_policy" not in state:
             self.start_deals(np.arange(len(self.seat_policy)))
             return
         seats, score = np.asarray(state["seat_policy"]), np.asarray(state["score"])

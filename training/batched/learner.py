@@ -208,10 +208,7 @@ class SelfPlay:
         else:
             self.source.reset(self.seed + self.iterations)
             self.buffer.clear()
-        league = state["league"]
-        if not exact:  # the saved seats were the dropped deals' (their scripted seats too): seat the new ones
-            league = {key: value for key, value in league.items() if key not in ("seat_policy", "score")}
-        self.league.load_state(league, self._empty_net)
+        self.league.load_state(state["league"], self._empty_net, seats=exact)  # fresh deals: seated afresh
         if self.reward_norm is not None and "reward_norm" in state:  # a state saved without it: estimates afresh
             self.reward_norm.load_state(as_arrays(state["reward_norm"]))
         if self.anchor is not None:
