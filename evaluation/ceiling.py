@@ -1,0 +1,225 @@
+"""How much is there to gain over a scripted player at a table? Two searchers bound it.
+
+``rams strength`` asks a trained agent to beat every scripted style alone among them ("agent_alone"). At some
+tables little can be gained at all: Tippen's historic presets with forced stakes are three tricks of card
+play, and the default heuristic's play there is hard to improve on. This module measures the room by search,
+with the strength gate's substitution and deal seeds (evaluation/strength.py): the searcher takes seat k of a
+table of scripted players, minus what the scripted player earned in seat k of the all-scripted table.
+
+- ``omniscient``: the searcher sees every card and plays a best response to the scripted players by
+  expectimax (it maximises its own payoff, the scripted players play themselves). No agent that sees only its
+  own cards can beat it: an **upper bound** of the agent_alone edge against that style.
+- ``pimc``: perfect-information Monte Carlo with inference. At each decision the searcher re-deals the cards it
+  cannot see (the other hands and the piles, from the deal's start), keeps the worlds in which every scripted
+  choice so far would have been made as it was and its own observation is what it is, and plays the action
+  whose expectimax value is best on average over ``worlds`` of them (too few kept: worlds re-dealt from the
+  present position, its observation unchanged). An agent that exists: a **lower bound** of what can be gained.
+
+Scripted opponents must be deterministic for the inference to bite (the heuristics are); the search is exact,
+so it is for tables with short deals (Tippen's three cards). ``python -m evaluation.ceiling --help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm import tqdm
+
+import rams_env
+from agents.registry import agent_factory
+from agents.table import Turn, _choose, reads
+from evaluation.duplicate import MeanEstimate, estimate
+from evaluation.strength import HELD_OUT_SEED
+from evaluation.tournament import deal_seed, game_seeds
+from rams_env.core.global_state import Place
+
+MODES = ("omniscient", "pimc")
+MIN_WORLDS = 3
+"""Fewer consistent worlds than this at a decision: the searcher also re-deals from the present position."""
+TRIES_PER_WORLD = 200
+"""Re-deals tried per world wanted, before falling back."""
+
+
+@dataclass(frozen=True)
+class CeilingPlan:
+    game: str
+    preset: str | None
+    num_players: int
+    opponent: str  # the scripted style, an agent spec (agents/registry.py)
+    deals: int
+    mode: str = "omniscient"
+    worlds: int = 30  # pimc: worlds per decision
+    seed: int = HELD_OUT_SEED  # the strength gate's held-out deal seeds
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode {self.mode!r}: one of {', '.join(MODES)}")
+        if self.deals < 2 or self.worlds < 1:
+            raise ValueError("at least 2 deals (for an interval) and 1 world")
+
+
+class Searcher:
+    """The searching seat's choices at one table against one scripted style."""
+
+    def __init__(self, plan: CeilingPlan, rng: np.random.Generator) -> None:
+        self.plan, self.rng = plan, rng
+        self.game = rams_env.make_game(plan.game, plan.num_players, preset=plan.preset)
+        self.factory = agent_factory(plan.opponent, self.game)
+        self.fallbacks = 0
+        self.decisions = 0
+
+    # ---------------------------------------------------------------- playing
+    def scripted(self, seeds: list[int]) -> list:
+        """Fresh scripted agents for every seat, reset with the gate's seeds (the searcher's seat unused)."""
+        agents = [self.factory(seed) for seed in seeds]
+        for agent, seed in zip(agents, seeds, strict=True):
+            agent.reset(seed)
+        return agents
+
+    def scripted_action(self, state, agents: list) -> int:
+        game, seat = self.game, state.to_act
+        legal = game.legal_actions(state)
+        read_obs, read_view = reads(agents[seat])
+        return _choose(game, state, agents[seat], Turn(game, state, seat, legal,
+                                                        game.view(state, seat) if read_view else None), read_obs)
+
+    def play(self, env_seed: int, seeds: list[int], me: int) -> list[float]:
+        """One deal, the searcher in seat ``me`` (-1: nobody, the all-scripted table); every seat's payoff."""
+        game = self.game
+        state = game.new_state(np.random.default_rng(env_seed), None)
+        start, history, agents = copy.deepcopy(state), [], self.scripted(seeds)
+        while not state.terminal:
+            seat = state.to_act
+            action = self.choose(state, start, history, agents, seeds) if seat == me \
+                else self.scripted_action(state, agents)
+            history.append((seat, action))
+            game.apply(state, action)
+        return list(state.scores)
+
+    # ----------------------------------------------------------------- search
+    def value(self, state, me: int, agents: list) -> float:
+        """The searcher's payoff from ``state`` with best play against the scripted seats (expectimax)."""
+        while not state.terminal and state.to_act != me:
+            self.game.apply(state, self.scripted_action(state, agents))
+        if state.terminal:
+            return float(state.scores[me])
+        return max(self.after(state, action, me, agents) for action in self.game.legal_actions(state))
+
+    def after(self, state, action: int, me: int, agents: list) -> float:
+        branch, branch_agents = copy.deepcopy(state), copy.deepcopy(agents)
+        self.game.apply(branch, action)
+        return self.value(branch, me, branch_agents)
+
+    def choose(self, state, start, history: list[tuple[int, int]], agents: list, seeds: list[int]) -> int:
+        legal, me = self.game.legal_actions(state), state.to_act
+        if len(legal) == 1:
+            return legal[0]
+        self.decisions += 1
+        if self.plan.mode == "omniscient":
+            values = [self.after(state, action, me, agents) for action in legal]
+        else:
+            values = np.zeros(len(legal))
+            for world, world_agents in self.worlds(state, start, history, agents, seeds):
+                values += [self.after(world, action, me, world_agents) for action in legal]
+        return legal[int(np.argmax(values))]
+
+    # ----------------------------------------------------------------- worlds
+    def worlds(self, state, start, history, agents: list, seeds: list[int]) -> list[tuple[object, list]]:
+        """Worlds consistent with everything the searcher saw, re-dealt from the deal's start, each with its
+        scripted agents; too few: re-dealt from the present position (the scripted choices then unchecked)."""
+        me = state.to_act
+        mine = self.observe(state, me)
+        kept, tries = [], 0
+        while len(kept) < self.plan.worlds and tries < TRIES_PER_WORLD * self.plan.worlds:
+            tries += 1
+            world = self.replayed(self.redealt(start, me), history, me, seeds)
+            if world is not None and np.array_equal(self.observe(world[0], me), mine):
+                kept.append(world)
+        if len(kept) >= MIN_WORLDS:
+            return kept
+        self.fallbacks += 1
+        kept = []
+        while len(kept) < self.plan.worlds:
+            world = self.redealt(state, me)
+            if np.array_equal(self.observe(world, me), mine):
+                kept.append((world, copy.deepcopy(agents)))
+        return kept
+
+    def redealt(self, state, me: int):
+        """``state`` with the other seats' hands and every pile dealt again from their cards, sizes kept."""
+        world = copy.deepcopy(state)
+        others = [seat for seat in range(self.game.num_players) if seat != me]
+        piles = [name for name, place in self.game.card_places.items() if place is Place.PILE]
+        groups = [(world.hands, seat) for seat in others] + [(world, name) for name in piles]
+        cards = [card for owner, key in groups for card in self._get(owner, key)]
+        self.rng.shuffle(cards)
+        at = 0
+        for owner, key in groups:
+            size = len(self._get(owner, key))
+            self._set(owner, key, list(cards[at:at + size]))
+            at += size
+        return world
+
+    @staticmethod
+    def _get(owner, key):
+        return owner[key] if isinstance(key, int) else getattr(owner, key)
+
+    @staticmethod
+    def _set(owner, key, value) -> None:
+        if isinstance(key, int):
+            owner[key] = value
+        else:
+            setattr(owner, key, value)
+
+    def replayed(self, world, history, me: int, seeds: list[int]):
+        """``world`` (a re-dealt start) after ``history``, or None if a scripted seat would have chosen otherwise."""
+        agents = self.scripted(seeds)
+        for seat, action in history:
+            if seat != me and self.scripted_action(world, agents) != action:
+                return None
+            self.game.apply(world, action)
+        return world, agents
+
+    def observe(self, state, seat: int) -> np.ndarray:
+        out = np.zeros(self.game.observation.size, np.float32)
+        self.game.encode(state, seat, out)
+        return out
+
+
+def run_ceiling(plan: CeilingPlan, progress: bool = True, search_seed: int = 0) -> tuple[MeanEstimate, Searcher]:
+    """The searcher's agent_alone edge over ``plan.opponent`` per deal, with its 95% interval."""
+    searcher = Searcher(plan, np.random.default_rng(search_seed))
+    n, samples = plan.num_players, []
+    for d in tqdm(range(plan.deals), desc=f"{plan.mode} search", unit="deal", disable=not progress):
+        env_seed, seeds = deal_seed(plan.seed, d), game_seeds(n, plan.seed, d, 0)
+        base = searcher.play(env_seed, seeds, -1)
+        samples.append(sum(searcher.play(env_seed, seeds, k)[k] - base[k] for k in range(n)) / n)
+    return estimate(samples), searcher
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m evaluation.ceiling", description=__doc__.split("\n\n")[0],
+                                     epilog="e.g. python -m evaluation.ceiling --game tippen --preset meyers_1905 "
+                                            "--players 4 --mode pimc --deals 300")
+    parser.add_argument("--game", default="tippen")
+    parser.add_argument("--preset", default=None)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--opponent", default="heuristic", help="the scripted style (agent spec)")
+    parser.add_argument("--mode", choices=MODES, default="omniscient")
+    parser.add_argument("--deals", type=int, default=200, help="held-out deal seeds (the strength gate's)")
+    parser.add_argument("--worlds", type=int, default=30, help="pimc: consistent worlds per decision")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    plan = CeilingPlan(args.game, args.preset, args.players, args.opponent, args.deals, args.mode, args.worlds)
+    result, searcher = run_ceiling(plan, progress=not args.quiet)
+    unit = searcher.game.score_unit
+    print(f"{args.game} {args.preset or 'default'} {args.players}p, {args.mode} searcher alone among "
+          f"{args.opponent}: {result.mean:+.3f} [{result.low:+.3f}, {result.high:+.3f}] {unit}/deal over "
+          f"{result.n} deals; {searcher.decisions} searched decisions, {searcher.fallbacks} fell back")
+
+
+if __name__ == "__main__":
+    main()

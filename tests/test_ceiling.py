@@ -1,0 +1,77 @@
+"""The search bounds of evaluation/ceiling.py: the omniscient searcher is a best response, the PIMC searcher's
+worlds agree with everything it saw."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from evaluation.ceiling import CeilingPlan, Searcher, main, run_ceiling
+from evaluation.tournament import deal_seed, game_seeds
+
+PLAN = CeilingPlan("tippen", "meyers_1905", 4, "heuristic", deals=12)
+
+
+def deal(plan: CeilingPlan, d: int) -> tuple[int, list[int]]:
+    return deal_seed(plan.seed, d), game_seeds(plan.num_players, plan.seed, d, 0)
+
+
+def test_the_omniscient_searcher_never_earns_less_than_the_scripted_player_it_replaces():
+    """With every card seen and deterministic opponents, playing as the heuristic would is one of the searcher's
+    options: in every deal and every seat it earns at least what the heuristic earned there."""
+    searcher = Searcher(PLAN, np.random.default_rng(0))
+    better = 0
+    for d in range(PLAN.deals):
+        env_seed, seeds = deal(PLAN, d)
+        base = searcher.play(env_seed, seeds, -1)
+        for seat in range(PLAN.num_players):
+            mine = searcher.play(env_seed, seeds, seat)[seat]
+            assert mine >= base[seat], (d, seat, mine, base[seat])
+            better += mine > base[seat]
+    assert better > 0  # and it does find something
+
+
+def test_a_redeal_keeps_the_searchers_hand_and_every_card_once():
+    searcher = Searcher(PLAN, np.random.default_rng(1))
+    state = searcher.game.new_state(np.random.default_rng(deal(PLAN, 0)[0]), None)
+    world = searcher.redealt(state, 2)
+    assert world.hands[2] == state.hands[2]
+    assert [len(h) for h in world.hands] == [len(h) for h in state.hands] and len(world.talon) == len(state.talon)
+    before = sorted(c for h in state.hands for c in h) + sorted(state.talon)
+    after = sorted(c for h in world.hands for c in h) + sorted(world.talon)
+    assert sorted(before) == sorted(after)
+    assert world.hands != state.hands or world.talon != state.talon
+
+
+def test_pimc_worlds_agree_with_what_the_searcher_saw_and_the_true_deal_is_one_of_them():
+    plan = CeilingPlan("tippen", "meyers_1905", 4, "heuristic", deals=2, mode="pimc", worlds=5)
+    searcher = Searcher(plan, np.random.default_rng(2))
+    game = searcher.game
+    env_seed, seeds = deal(plan, 3)
+    state = game.new_state(np.random.default_rng(env_seed), None)
+    start, history, agents = copy.deepcopy(state), [], searcher.scripted(seeds)
+    while state.tricks_played < 1 or state.to_act != 0:  # seat 0 in the second trick: play has been seen
+        action = searcher.scripted_action(state, agents)
+        history.append((state.to_act, action))
+        game.apply(state, action)
+    true_world = searcher.replayed(copy.deepcopy(start), history, 0, seeds)
+    assert true_world is not None and np.array_equal(searcher.observe(true_world[0], 0), searcher.observe(state, 0))
+    for world, _ in searcher.worlds(state, start, history, agents, seeds):
+        assert np.array_equal(searcher.observe(world, 0), searcher.observe(state, 0))
+        assert world.hands[0] == state.hands[0]
+
+
+def test_the_estimate_and_the_command(capsys):
+    result, searcher = run_ceiling(CeilingPlan("tippen", "meyers_1905", 4, "heuristic", deals=6), progress=False)
+    assert result.n == 6 and result.mean >= 0 and searcher.decisions > 0
+    main(["--game", "tippen", "--preset", "meyers_1905", "--deals", "3", "--quiet"])
+    assert "omniscient searcher alone among heuristic" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad", [{"mode": "oracle"}, {"deals": 1}, {"worlds": 0}])
+def test_a_bad_plan_is_refused(bad):
+    with pytest.raises(ValueError):
+        CeilingPlan(**{"game": "tippen", "preset": None, "num_players": 4, "opponent": "heuristic", "deals": 10,
+                       **bad})
