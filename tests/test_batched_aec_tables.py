@@ -107,3 +107,18 @@ def test_a_run_with_scripted_seats_resumes_on_fresh_deals_seated_afresh():
         metrics = resumed.iterate()
         assert np.isfinite(metrics["reward_edge_scripted"])
     assert resumed.steps > learner.steps
+
+
+def test_scripted_tables_get_python_engine_slots_and_the_others_only_self_play():
+    """`batched.scripted_tables`: the bluffer at the 4-player table only, self-play at every table."""
+    config = BatchedConfig(envs_per_table=4, rollout_steps=8, minibatch_size=64, net_arch=[16],
+                           scripted={"heuristic:bluffer": 0.5}, scripted_envs_per_table=3)
+    tables = [TableSpec(3), TableSpec(4), TableSpec(5)]
+    learner = SelfPlay("toepen", tables, config, seed=0, scripted_tables=[TableSpec(4)])
+    kinds = [(type(env).__name__, env.num_players) for env in learner.source.envs]
+    assert [kind for kind in kinds if kind[0] == "AecTables"] == [("AecTables", 4)]
+    assert learner.source.num_slots == 3 * 4 + 3
+    everywhere = SelfPlay("toepen", tables, config, seed=0)
+    assert sum(type(env).__name__ == "AecTables" for env in everywhere.source.envs) == 3
+    learner.iterate()
+    assert learner.source.fixed[-3:].any() and not learner.source.fixed[:-3].any()

@@ -39,7 +39,11 @@ def test_batched_section_and_tables_are_validated():
                             ("tables=[{num_players: 9}]", "tables[0]: num_players=9"),
                             ("tables=[{players: 3}]", "tables[0]: a mapping with keys among"),
                             ("eval.tables=some", "eval.tables: 'default', 'all' or a list"),
-                            (("warm_start.teacher=heuristic", "batched.init_from=x.zip"), "both set")):
+                            (("warm_start.teacher=heuristic", "batched.init_from=x.zip"), "both set"),
+                            ("batched.scripted_tables=[{num_players: 3}]",
+                             "batched.scripted_tables[0]: 3p is not one of the run's tables"),
+                            ("batched.scripted_tables=[{num_players: 9}]",
+                             "batched.scripted_tables[0]: num_players=9")):
         with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("(", r"\(")):
             overrides = override if isinstance(override, tuple) else (override,)
             load_config(None, ["trainer=batched", *overrides])

@@ -142,9 +142,10 @@ class TrainConfig:
                               "(--set warm_start.teacher='' or --set batched.init_from='')")
 
         try:
-            resolve_tables(self.tables, self.game, self.num_players, self.rules)
+            tables = resolve_tables(self.tables, self.game, self.num_players, self.rules)
             if self.eval.tables:
                 resolve_tables(self.eval.tables, self.game, self.num_players, self.rules, where="eval.tables")
+            self._validate_scripted_tables(tables)
         except TableError as err:
             raise ConfigError(str(err)) from None
         for name in LAZY_SECTIONS:
@@ -156,6 +157,19 @@ class TrainConfig:
                     raise ConfigError(f"{name}: {err}") from None
         if self.trainer == "rllib" and self.snapshot_sampling != "recent":
             raise ConfigError("snapshot_sampling: the rllib trainer's snapshots are drawn by the recent rule only")
+
+    def _validate_scripted_tables(self, tables: list) -> None:
+        """``batched.scripted_tables`` must name tables the run trains at."""
+        from training.tables import TableError, resolve_tables
+
+        wanted = getattr(self.batched, "scripted_tables", None) if self.trainer == "batched" else None
+        if not wanted:
+            return
+        where = "batched.scripted_tables"
+        for index, table in enumerate(resolve_tables(wanted, self.game, self.num_players, self.rules, where)):
+            if table not in tables:
+                raise TableError(f"{where}[{index}]: {table.label()} is not one of the run's tables "
+                                 f"({', '.join(t.label() for t in tables[:6])}{', ...' if len(tables) > 6 else ''})")
 
     def _validate_pool_evaluation(self) -> None:
         """The snapshot sampling rule and the ratings' deal count."""

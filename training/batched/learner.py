@@ -55,6 +55,9 @@ class BatchedConfig:
     scripted: dict[str, float] = field(default_factory=dict)  # per-seat share of each registry agent spec in the
     # Python-engine slots, e.g. {"heuristic": 0.5, "heuristic:bluffer": 0.2}; the other seats are the league's
     scripted_envs_per_table: int = 0  # Python-engine slots of each table spec (0: none; they cost far more)
+    scripted_tables: list = field(default_factory=list)  # the run's tables that get those slots, as entries of
+    # `tables` ({num_players, preset, rules}); [] = every table. E.g. the bluffer at the 4-player table only, while
+    # self-play goes on at every table (docs/training.md, "Scripted seats at some tables")
     reward_scale: float = 1.0  # the learner learns from rewards times this (lives and chips are small numbers)
     init_from: str = ""  # a checkpoint whose weights a new run starts from (a fine-tune of a shipped agent, say:
     # agents/pretrained/toepen.zip); "" = fresh weights. Same space and net_arch, else a CheckpointError
@@ -74,11 +77,14 @@ class BatchedConfig:
 class SelfPlay:
     """One learner, its league and its tables: ``iterate()`` = one rollout + one PPO update."""
 
-    def __init__(self, game: str, tables: list[TableSpec], config: BatchedConfig, seed: int) -> None:
+    def __init__(self, game: str, tables: list[TableSpec], config: BatchedConfig, seed: int,
+                 scripted_tables: list[TableSpec] | None = None) -> None:
+        """``scripted_tables``: the tables among ``tables`` that get the Python-engine slots (None: every one; the
+        run resolves ``config.scripted_tables`` into these)."""
         self.game, self.tables, self.config, self.seed = game, list(tables), config, int(seed)
         torch.manual_seed(self.seed)  # the network's initial weights
         self.source = VectorTables(game, self.tables, config.envs_per_table, config.scripted,
-                                   config.scripted_envs_per_table)
+                                   config.scripted_envs_per_table, scripted_tables)
         self.source.reset(self.seed)
         space = self.source.space
         self.policy = ActorCritic(space.obs_size, space.num_actions, config.net_arch)

@@ -39,15 +39,18 @@ def make_batch(game: str, spec: TableSpec, num_envs: int):
 
 class VectorTables:
     """``envs_per_table`` slots of each table spec, stepped by the batched engine, in one set of arrays; with
-    ``scripted`` seat shares, ``scripted_envs_per_table`` more slots of each spec on the Python engine whose
-    scripted seats registry agents play (aec_tables.py), their other seats the league's."""
+    ``scripted`` seat shares, ``scripted_envs_per_table`` more slots of each spec (of each of ``scripted_tables``,
+    if given) on the Python engine whose scripted seats registry agents play (aec_tables.py), their other seats
+    the league's."""
 
     def __init__(self, game: str, tables: list[TableSpec], envs_per_table: int,
-                 scripted: dict[str, float] | None = None, scripted_envs_per_table: int = 0) -> None:
+                 scripted: dict[str, float] | None = None, scripted_envs_per_table: int = 0,
+                 scripted_tables: list[TableSpec] | None = None) -> None:
         self.space = GeneralSpace(game)
         self.envs = [make_batch(game, spec, envs_per_table) for spec in tables]
         if scripted and scripted_envs_per_table:
-            self.envs += [AecTables(game, spec, scripted_envs_per_table, scripted) for spec in tables]
+            chosen = [spec for spec in tables if not scripted_tables or spec in scripted_tables]
+            self.envs += [AecTables(game, spec, scripted_envs_per_table, scripted) for spec in chosen]
         self.tables = [self.space.table(env.game) for env in self.envs]
         sizes = [env.num_envs for env in self.envs]
         self.bounds = list(zip(np.cumsum([0, *sizes[:-1]]).tolist(), np.cumsum(sizes).tolist(), strict=True))
