@@ -359,7 +359,8 @@ BATCHED_TRAINING_KEYS = ("game", "num_players", "rules", "tables", "env", "seed"
 
 GENERAL_RECIPES = {
     "toepen_selfplay.zip": "toepen_batched.yaml",
-    "toepen.zip": "toepen_bluffer.yaml",  # a fine-tune of toepen_selfplay.zip (its batched.init_from)
+    "toepen_bluffer.zip": "toepen_bluffer.yaml",  # a fine-tune of toepen_selfplay.zip (its batched.init_from)
+    "toepen.zip": "toepen_styles.yaml",  # a fine-tune of toepen_bluffer.zip
     "tippen.zip": "tippen_batched.yaml",
     "lupfen.zip": "lupfen_batched.yaml",
     "mauscheln.zip": "mauscheln_batched.yaml",
