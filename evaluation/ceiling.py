@@ -141,8 +141,12 @@ class Searcher:
         if len(kept) >= MIN_WORLDS:
             return kept
         self.fallbacks += 1
-        kept = []
+        kept, tries = [], 0
         while len(kept) < self.plan.worlds:
+            tries += 1
+            if tries > TRIES_PER_WORLD * self.plan.worlds:  # the observation shows cards the re-deal moves
+                raise RuntimeError(f"{self.game.name}: no re-deal of the hidden cards looks the same to seat {me}; "
+                                   "PIMC here needs a game whose piles are all hidden")
             world = self.redealt(state, me)
             if np.array_equal(self.observe(world, me), mine):
                 kept.append((world, copy.deepcopy(agents)))

@@ -75,3 +75,15 @@ def test_a_bad_plan_is_refused(bad):
     with pytest.raises(ValueError):
         CeilingPlan(**{"game": "tippen", "preset": None, "num_players": 4, "opponent": "heuristic", "deals": 10,
                        **bad})
+
+
+def test_pimc_stops_with_a_clear_error_when_no_redeal_looks_the_same(monkeypatch):
+    """A game whose observation shows cards the re-deal moves would search for ever: it says so instead."""
+    plan = CeilingPlan("tippen", "meyers_1905", 4, "heuristic", deals=2, mode="pimc", worlds=1)
+    searcher = Searcher(plan, np.random.default_rng(3))
+    env_seed, seeds = deal(plan, 0)
+    state = searcher.game.new_state(np.random.default_rng(env_seed), None)
+    fresh = iter(range(10**6))
+    monkeypatch.setattr(searcher, "observe", lambda world, seat: np.array([next(fresh)], np.float32))
+    with pytest.raises(RuntimeError, match="no re-deal of the hidden cards looks the same"):
+        searcher.worlds(state, copy.deepcopy(state), [], searcher.scripted(seeds), seeds)
