@@ -158,15 +158,22 @@ class TrainConfig:
         if self.trainer == "rllib" and self.snapshot_sampling != "recent":
             raise ConfigError("snapshot_sampling: the rllib trainer's snapshots are drawn by the recent rule only")
 
-    def _validate_scripted_tables(self, tables: list) -> None:
-        """``batched.scripted_tables`` must name tables the run trains at."""
-        from training.tables import TableError, resolve_tables
+    def scripted_table_specs(self) -> list | None:
+        """``batched.scripted_tables`` as table specs: the tables that get the Python-engine slots (None: every
+        table of the run). Validation and the batched run both read it here."""
+        from training.tables import resolve_tables
 
         wanted = getattr(self.batched, "scripted_tables", None) if self.trainer == "batched" else None
         if not wanted:
-            return
+            return None
+        return resolve_tables(wanted, self.game, self.num_players, self.rules, "batched.scripted_tables")
+
+    def _validate_scripted_tables(self, tables: list) -> None:
+        """``batched.scripted_tables`` must name tables the run trains at."""
+        from training.tables import TableError
+
         where = "batched.scripted_tables"
-        for index, table in enumerate(resolve_tables(wanted, self.game, self.num_players, self.rules, where)):
+        for index, table in enumerate(self.scripted_table_specs() or []):
             if table not in tables:
                 raise TableError(f"{where}[{index}]: {table.label()} is not one of the run's tables "
                                  f"({', '.join(t.label() for t in tables[:6])}{', ...' if len(tables) > 6 else ''})")

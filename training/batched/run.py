@@ -55,9 +55,7 @@ class BatchedRun:
         from training.batched.learner import SelfPlay
 
         self.open_run(config, quiet)
-        scripted_at = resolve_tables(config.batched.scripted_tables, config.game, config.num_players, config.rules,
-                                     "batched.scripted_tables") if config.batched.scripted_tables else None
-        self.selfplay = SelfPlay(config.game, self.tables, config.batched, config.seed, scripted_at)
+        self.selfplay = SelfPlay(config.game, self.tables, config.batched, config.seed, config.scripted_table_specs())
         self.general = self.sizes() != native_sizes(config.game, self.home)
 
     def open_run(self, config: TrainConfig, quiet: bool) -> None:
