@@ -4,6 +4,8 @@ it (once per run, kept in checkpoints, not repeated by a resume)."""
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,14 @@ pytest.importorskip("numba")
 from agents.checkpoint.format import load_checkpoint  # noqa: E402
 from rams_env.core.general import GeneralSpace  # noqa: E402
 from tests.test_batched_run import tiny  # noqa: E402
-from training.batched.imitation import agreement, fit, record_tables, seat_returns  # noqa: E402
+from training.batched.imitation import (  # noqa: E402
+    OwnChoices,
+    agreement,
+    fit,
+    record_refresher,
+    record_tables,
+    seat_returns,
+)
 from training.batched.network import ActorCritic  # noqa: E402
 from training.batched.run import BatchedRun  # noqa: E402
 from training.tables import resolve_tables  # noqa: E402
@@ -73,8 +82,78 @@ def test_a_run_warm_starts_once_keeps_the_metrics_and_a_resume_does_not_repeat_i
     assert again.warm_metrics == metrics and again.steps == run.steps
 
 
+def test_a_refresher_starts_from_init_from_and_records_only_at_warm_start_tables(tmp_path, monkeypatch):
+    """init_from and a teacher together: the checkpoint's weights first, then imitation at the listed tables only
+    (a trained agent taught again where its self-play let a decision collapse)."""
+    import training.batched.imitation as imitation
+
+    source = BatchedRun(tiny(tmp_path / "source", "total_timesteps=300"), quiet=True)
+    source.train()
+    weights = source.save("weights.zip", optimizer=False)
+    _, start, _ = load_checkpoint(weights)
+    recorded, record, fitted_from, fit_ = [], imitation.record_refresher, [], imitation.fit
+    monkeypatch.setattr(imitation, "record_refresher",
+                        lambda game, tables, *rest, **kw: recorded.append(tables) or record(game, tables, *rest, **kw))
+    monkeypatch.setattr(imitation, "fit", lambda policy, *rest, **kw: fitted_from.append(
+        {k: v.clone() for k, v in policy.state_dict().items()}) or fit_(policy, *rest, **kw))
+    run = BatchedRun(tiny(tmp_path / "refresh", f"batched.init_from={weights}", "tables=all",
+                          "warm_start.teacher=heuristic", "warm_start.decisions=300", "warm_start.epochs=1",
+                          "warm_start.tables=[{num_players: 5}]", "batched.anchor_coef=0.1"), quiet=True)
+    run.warm_start()
+    assert [t.label() for t in recorded[0]] == ["5p"] and len(run.tables) > 1
+    assert all(torch.equal(fitted_from[0][name], start[name]) for name in start)  # the checkpoint, then the fit
+    tuned = run.selfplay.policy.state_dict()
+    assert any(not torch.equal(tuned[name], start[name]) for name in start)
+    anchor = run.selfplay.anchor.state_dict()
+    assert all(torch.equal(anchor[k], tuned[k]) for k in tuned)  # the anchor is the refreshed policy
+
+
 def test_no_teacher_no_warm_start(tmp_path):
     run = BatchedRun(tiny(tmp_path), quiet=True)
     before = {k: v.clone() for k, v in run.selfplay.policy.state_dict().items()}
     assert run.warm_start() is None and not (tmp_path / "last.zip").exists()
     assert all(np.array_equal(before[k], v) for k, v in run.selfplay.policy.state_dict().items())
+
+
+def test_a_refresher_records_only_the_decisions_where_its_actions_are_legal():
+    tables = resolve_tables([{"num_players": 4, "preset": "modern_knocking"}], "tippen", None, {})
+    data = record_tables("tippen", tables, "heuristic", 50, gamma=1.0, scale=0.1, seed=1, progress=False,
+                         actions=["knock"])
+    game = tables[0].make_game("tippen")
+    native = [a for a in range(game.actions.size) if game.actions.label(a) in ("knock", "decline")]
+    knock, decline = GeneralSpace("tippen").table(game).action_of_native[native]
+    assert len(data) >= 50 and data.masks[:, knock].all()  # the dealer's blind knock, and nothing else
+    assert set(data.actions.tolist()) == {knock, decline}  # the heuristic knocks with two stakes in the pot
+    with pytest.raises(ValueError, match="never legal"):  # no knocking at the default table
+        record_tables("tippen", resolve_tables("default", "tippen", 4, {}), "heuristic", 10, gamma=1.0, scale=0.1,
+                      seed=1, progress=False, actions=["knock"])
+
+
+def test_a_refresher_keeps_the_learners_own_choices_elsewhere():
+    """With the deals' other decisions held where they were, teaching the blind knock moves the rest of the play
+    far less than the same fit without them."""
+    tables = resolve_tables([{"num_players": 4, "preset": "modern_knocking"}], "tippen", None, {})
+    taught, rest = record_refresher("tippen", tables, "heuristic", 300, gamma=1.0, scale=0.1, seed=2,
+                                    progress=False, actions=["knock"])
+    assert len(taught) >= 300 and len(rest) >= len(taught) and not rest.masks[:, taught.actions[0]].any()
+    space = GeneralSpace("tippen")
+    torch.manual_seed(0)
+    trained = ActorCritic(space.obs_size, space.num_actions, [64, 64])  # a policy that plays the rest already
+    fit(trained, rest, epochs=4, batch_size=64, learning_rate=3e-3, value_coef=0.5, progress=False)
+    drifts = []
+    for keep in (rest, None):
+        policy = copy.deepcopy(trained)
+        before = OwnChoices.of(policy, rest)
+        metrics = fit(policy, taught, epochs=6, batch_size=64, learning_rate=3e-3, value_coef=0.5,
+                      progress=False, rest=keep)
+        assert metrics["agreement"] > 0.7
+        with torch.no_grad():
+            drifts.append(float(before.drift(policy, torch.arange(len(rest)), 0.0)))
+    assert drifts[0] < drifts[1] / 2
+
+
+def test_refresher_actions_are_validated_against_the_games_labels():
+    from training.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match="warm_start.actions: a list of tippen action labels"):
+        load_config(None, ["trainer=batched", "game=tippen", "warm_start.actions=[knok]"])

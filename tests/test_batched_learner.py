@@ -160,3 +160,22 @@ def test_the_anchor_keeps_the_learner_near_the_policy_it_started_from():
 def test_a_negative_anchor_weight_is_refused():
     with pytest.raises(ValueError, match="anchor_coef"):
         BatchedConfig(anchor_coef=-1.0).validate()
+
+
+def test_an_anchor_on_some_actions_holds_only_the_decisions_where_they_are_legal():
+    """batched.anchor_actions: the KL is averaged over the decisions where a listed action is legal; the others
+    (and a minibatch without any) add nothing."""
+    from training.batched.learner import anchored_actions
+    from training.batched.ppo import anchor_kl
+
+    log_probs = torch.log(torch.tensor([[0.5, 0.5], [0.9, 0.1], [0.2, 0.8]]))
+    reference = torch.log(torch.tensor([[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]))
+    every = anchor_kl(log_probs, reference)
+    second = anchor_kl(log_probs, reference, torch.tensor([False, True, False]))
+    assert second == anchor_kl(log_probs[1:2], reference[1:2]) and every < second
+    assert anchor_kl(log_probs, reference, torch.zeros(3, dtype=torch.bool)) == 0
+    space = SelfPlay("toepen", [TableSpec(4)], BatchedConfig(**TINY), seed=0).source.space
+    knock = space.labels.index("knock")
+    assert anchored_actions(space, ["knock"]).tolist() == [knock] and anchored_actions(space, []) is None
+    with pytest.raises(ValueError, match="anchor_actions: \\['knok'\\]"):
+        anchored_actions(space, ["knok"])

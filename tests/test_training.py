@@ -361,7 +361,8 @@ GENERAL_RECIPES = {
     "toepen_selfplay.zip": "toepen_batched.yaml",
     "toepen_bluffer.zip": "toepen_bluffer.yaml",  # a fine-tune of toepen_selfplay.zip (its batched.init_from)
     "toepen.zip": "toepen_styles.yaml",  # a fine-tune of toepen_bluffer.zip
-    "tippen.zip": "tippen_batched.yaml",
+    "tippen_selfplay.zip": "tippen_batched.yaml",
+    "tippen.zip": "tippen_styles.yaml",  # a fine-tune of tippen_selfplay.zip: its blind choices refreshed
     "lupfen.zip": "lupfen_batched.yaml",
     "mauscheln.zip": "mauscheln_batched.yaml",
     "fipsen.zip": "fipsen_batched.yaml",
@@ -390,13 +391,14 @@ def test_shipped_general_agents_were_trained_by_their_batched_config_as_it_stand
 
     from agents.registry import PRETRAINED_DIR
     from training.batched.learner import BatchedConfig
-    from training.config import as_dict
+    from training.config import WarmStartConfig, as_dict
 
     meta, _, _ = load_checkpoint(PRETRAINED_DIR / name)
     config = as_dict(load_config(ROOT / "configs/train" / GENERAL_RECIPES[name]))
     assert meta["trainer"] == "batched"
     trained = {k: meta["config"][k] for k in BATCHED_TRAINING_KEYS}
     trained["batched"] = {**asdict(BatchedConfig()), **trained["batched"]}  # knobs added since: their defaults
+    trained["warm_start"] = {**asdict(WarmStartConfig()), **trained["warm_start"]}
     assert trained == {k: config[k] for k in BATCHED_TRAINING_KEYS}
     start = config["batched"]["init_from"]
     assert not start or ((ROOT / start).parent == PRETRAINED_DIR and Path(start).name in GENERAL_RECIPES)
@@ -413,12 +415,16 @@ TRAINING_KEYS = ("game", "num_players", "rules", "env", "seed", "total_timesteps
 @pytest.mark.parametrize("game", ["tippen", "mauscheln", "lupfen", "fipsen"])
 def test_shipped_pot_game_agents_were_trained_by_their_config_as_it_stands(game):
     """`rams train configs/train/<game>.yaml --export ...` is how they were made (docs/results.md)."""
+    from dataclasses import asdict
+
     from agents.registry import pretrained_path
-    from training.config import as_dict
+    from training.config import WarmStartConfig, as_dict
 
     meta, _, _ = load_checkpoint(pretrained_path(game, 4))
     config = as_dict(load_config(ROOT / f"configs/train/{game}.yaml"))
-    assert {k: meta["config"][k] for k in TRAINING_KEYS} == {k: config[k] for k in TRAINING_KEYS}
+    trained = {k: meta["config"][k] for k in TRAINING_KEYS}
+    trained["warm_start"] = {**asdict(WarmStartConfig()), **trained["warm_start"]}  # keys added since: defaults
+    assert trained == {k: config[k] for k in TRAINING_KEYS}
     assert meta["steps"] >= config["total_timesteps"] and meta["warm_start"]["decisions"] >= 100_000
 @pytest.mark.parametrize("carry", [False, True])
 def test_evaluation_deals_follow_eval_random_carry(monkeypatch, tmp_path, carry):

@@ -65,6 +65,10 @@ class WarmStartConfig:
     batch_size: int = 256
     learning_rate: float = 1e-3
     value_coef: float = 0.5  # weight of the critic's squared error beside the actor's cross-entropy
+    tables: list = field(default_factory=list)  # batched trainer: the run's tables the teacher is recorded at, as
+    # entries of `tables`; [] = every one. With batched.init_from, a refresher at a few tables of a trained agent
+    actions: list = field(default_factory=list)  # batched trainer: action labels (e.g. [knock, sniff]); only the
+    # decisions where one of them is legal are fitted (and counted in `decisions`); [] = every decision
 
 
 @dataclass
@@ -137,15 +141,18 @@ class TrainConfig:
         if self.trainer == "rllib" and self.warm_start.teacher:
             raise ConfigError("warm_start: imitation warm start is the sb3 and batched trainers'; the rllib "
                               "trainer has none (--set warm_start.teacher='')")
-        if self.trainer == "batched" and self.warm_start.teacher and self.batched.init_from:
-            raise ConfigError("warm_start.teacher and batched.init_from both set: a new run starts from one "
-                              "(--set warm_start.teacher='' or --set batched.init_from='')")
+        for key in ("tables", "actions"):
+            if self.trainer != "batched" and getattr(self.warm_start, key):
+                raise ConfigError(f"warm_start.{key}: the batched trainer's (the sb3 path records every decision "
+                                  f"of the learner's one table); --set warm_start.{key}=[]")
 
         try:
             tables = resolve_tables(self.tables, self.game, self.num_players, self.rules)
             if self.eval.tables:
                 resolve_tables(self.eval.tables, self.game, self.num_players, self.rules, where="eval.tables")
-            self._validate_scripted_tables(tables)
+            self._validate_table_subsets(tables)
+            if self.trainer == "batched":
+                self._check_action_labels("batched.anchor_actions", self.batched.anchor_actions)
         except TableError as err:
             raise ConfigError(str(err)) from None
         for name in LAZY_SECTIONS:
@@ -161,22 +168,31 @@ class TrainConfig:
     def scripted_table_specs(self) -> list | None:
         """``batched.scripted_tables`` as table specs: the tables that get the Python-engine slots (None: every
         table of the run). Validation and the batched run both read it here."""
+        wanted = getattr(self.batched, "scripted_tables", None) if self.trainer == "batched" else None
+        return self._table_subset(wanted, "batched.scripted_tables")
+
+    def warm_start_table_specs(self) -> list | None:
+        """``warm_start.tables`` as table specs: where the teacher is recorded (None: every table of the run)."""
+        return self._table_subset(self.warm_start.tables, "warm_start.tables")
+
+    def _table_subset(self, wanted: list | None, where: str) -> list | None:
         from training.tables import resolve_tables
 
-        wanted = getattr(self.batched, "scripted_tables", None) if self.trainer == "batched" else None
         if not wanted:
             return None
-        return resolve_tables(wanted, self.game, self.num_players, self.rules, "batched.scripted_tables")
+        return resolve_tables(wanted, self.game, self.num_players, self.rules, where)
 
-    def _validate_scripted_tables(self, tables: list) -> None:
-        """``batched.scripted_tables`` must name tables the run trains at."""
+    def _validate_table_subsets(self, tables: list) -> None:
+        """``batched.scripted_tables`` and ``warm_start.tables`` must name tables the run trains at."""
         from training.tables import TableError
 
-        where = "batched.scripted_tables"
-        for index, table in enumerate(self.scripted_table_specs() or []):
-            if table not in tables:
-                raise TableError(f"{where}[{index}]: {table.label()} is not one of the run's tables "
-                                 f"({', '.join(t.label() for t in tables[:6])}{', ...' if len(tables) > 6 else ''})")
+        for where, subset in (("batched.scripted_tables", self.scripted_table_specs()),
+                              ("warm_start.tables", self.warm_start_table_specs())):
+            for index, table in enumerate(subset or []):
+                if table not in tables:
+                    raise TableError(f"{where}[{index}]: {table.label()} is not one of the run's tables "
+                                     f"({', '.join(t.label() for t in tables[:6])}"
+                                     f"{', ...' if len(tables) > 6 else ''})")
 
     def _validate_pool_evaluation(self) -> None:
         """The snapshot sampling rule and the ratings' deal count."""
@@ -212,6 +228,16 @@ class TrainConfig:
             raise ConfigError(f"eval.baselines: {err}") from None
         self._validate_warm_start(game)
 
+    def _check_action_labels(self, key: str, labels: Any) -> None:
+        """``labels`` must be a list of the game's action labels (at any of its tables)."""
+        from rams_env.core.general import GeneralSpace
+
+        known = GeneralSpace(self.game).labels
+        if not isinstance(labels, list) or any(not isinstance(a, str) or a not in known for a in labels):
+            words = [label for label in known if " " not in label]
+            raise ConfigError(f"{key}: a list of {self.game} action labels (e.g. {', '.join(words[:6])}), "
+                              f"got {labels!r}")
+
     def _validate_warm_start(self, game) -> None:
         """The teacher must be a scripted or checkpoint spec, the sizes positive."""
         from training.pool import PoolError, PoolKind, scripted_factories
@@ -222,6 +248,7 @@ class TrainConfig:
                 raise ConfigError(f"warm_start.{name} must be a positive whole number")
         if not warm.learning_rate > 0 or not warm.value_coef >= 0:
             raise ConfigError("warm_start.learning_rate must be positive and warm_start.value_coef not negative")
+        self._check_action_labels("warm_start.actions", warm.actions)
         if not warm.teacher:
             return
         if PoolKind.of(str(warm.teacher)):

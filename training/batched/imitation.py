@@ -13,10 +13,18 @@ heuristic's card play to start from. The fit is the SB3 path's: the actor's cros
 action under the mask, the critic's squared error to the return that followed the decision (the seat's score
 change up to its next decision, the first decision also carrying what was paid before it, as the rollout
 buffer books it; times ``reward_scale``), a tenth held out for the agreement figure.
+
+A refresher (``warm_start.actions`` with ``batched.init_from``) teaches a trained agent one choice again, e.g.
+Tippen's blind knock, which its self-play had let collapse: only the decisions where a listed action is legal are
+taught, and the same deals' other decisions hold the agent's own policy and values where they were (a KL and a
+squared error to their values before the fit, Learning without Forgetting). Taught alone, 30,000 blind knocks
+moved the whole network: the refreshed Tippen agent lost to the heuristic by -0.36 chips/deal at modern 4p,
+where it had won +0.16 (docs/results.md, "The blind privileges").
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -32,6 +40,11 @@ from training.batched.network import ActorCritic, masked_log_probs
 from training.batched.tables import TableSpec
 from training.imitation import HELD_OUT, Demonstrations, discounted, fit_epochs
 
+NO_DECISION_DEALS = 200
+"""Deals per table after which a refresher whose ``actions`` were never legal stops with an error."""
+REST_PER_TAUGHT = 2
+"""A refresher keeps the learner's own choices on up to this many other decisions per taught one."""
+
 
 @dataclass
 class TeacherTable:
@@ -41,17 +54,22 @@ class TeacherTable:
     general: Table  # its map into the general space
     teachers: list
     reads: tuple[bool, bool]
+    kept: np.ndarray  # native action indices: a decision is recorded only if one is legal (every one: all kept)
 
 
-def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str) -> list[TeacherTable]:
-    """Each table's game, general map and teachers (a teacher per seat: agents may keep per-deal memory)."""
+def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str,
+                   actions: Sequence[str] = ()) -> list[TeacherTable]:
+    """Each table's game, general map and teachers (a teacher per seat: agents may keep per-deal memory), and
+    the actions whose decisions are recorded (``actions`` by label; none named: every decision)."""
     space = GeneralSpace(game_name)
     out = []
     for spec in tables:
         game = spec.make_game(game_name)
         factory = agent_factories([teacher], game)[teacher]
         teachers = [factory(seat) for seat in range(game.num_players)]
-        out.append(TeacherTable(game, space.table(game), teachers, reads(teachers[0])))
+        labels = [game.actions.label(a) for a in range(game.actions.size)]
+        kept = np.array([a for a, label in enumerate(labels) if not actions or label in actions], np.int64)
+        out.append(TeacherTable(game, space.table(game), teachers, reads(teachers[0]), kept))
     return out
 
 
@@ -101,24 +119,57 @@ def seat_returns(who: list[int], scores: list[float], final: list[float], gamma:
 
 
 def record_tables(game_name: str, tables: list[TableSpec], teacher: str, decisions: int, gamma: float,
-                  scale: float, seed: int, progress: bool = True) -> Demonstrations:
-    """Whole deals, round robin over ``tables``, until ``decisions`` are recorded (in the general space)."""
-    teachers = teacher_tables(game_name, tables, teacher)
+                  scale: float, seed: int, progress: bool = True, actions: Sequence[str] = ()) -> Demonstrations:
+    """Whole deals, round robin over ``tables`` (the run's, or ``warm_start.tables``), until ``decisions`` are
+    recorded (in the general space); with ``actions`` (``warm_start.actions``) only the decisions where one of
+    them is legal are kept and counted (:func:`record_refresher` also returns the others)."""
+    return record_refresher(game_name, tables, teacher, decisions, gamma, scale, seed, progress, actions)[0]
+
+
+def record_refresher(game_name: str, tables: list[TableSpec], teacher: str, decisions: int, gamma: float,
+                     scale: float, seed: int, progress: bool = True,
+                     actions: Sequence[str] = ()) -> tuple[Demonstrations, Demonstrations]:
+    """(taught, rest): :func:`record_tables`'s decisions, and up to ``REST_PER_TAUGHT`` times as many of the same
+    deals' other decisions (none without ``actions``), where a refresher keeps the learner's own choices."""
+    teachers = teacher_tables(game_name, tables, teacher, actions)
     rng = np.random.default_rng(seed)
-    obs, masks, actions, returns = [], [], [], []
+    taught, rest = Columns(), Columns()
     count, deal = 0, 0
-    with tqdm(total=decisions, unit="decision", desc="warm start: recording the teacher at every table",
+    with tqdm(total=decisions, unit="decision", desc=f"warm start: recording the teacher at {len(tables)} tables",
               disable=not progress, dynamic_ncols=True) as bar:
         while count < decisions:  # whole deals: the last one may go past the count
             table = teachers[deal % len(teachers)]
             native = play_deal(table, rng, seed + deal * len(table.teachers), gamma, scale)
-            obs.append(table.general.obs(native.observations))
-            masks.append(table.general.mask(native.masks))
-            actions.append(table.general.action_of_native[native.actions])
-            returns.append(native.returns)
-            count, deal = count + len(native.actions), deal + 1
-            bar.update(len(native.actions))
-    return Demonstrations(*(torch.from_numpy(np.concatenate(part)) for part in (obs, masks, actions, returns)))
+            kept = native.masks[:, table.kept].any(axis=1)
+            taught.add(table.general, Deal(*(column[kept] for column in native)))
+            if len(rest) < REST_PER_TAUGHT * decisions:
+                rest.add(table.general, Deal(*(column[~kept] for column in native)))
+            count, deal = count + int(kept.sum()), deal + 1
+            bar.update(int(kept.sum()))
+            if not count and deal >= NO_DECISION_DEALS * len(teachers):
+                raise ValueError(f"warm_start.actions {list(actions)}: never legal in {deal} deals of the teacher "
+                                 f"at {', '.join(t.label() for t in tables[:6])}")
+    return taught.tensors(), rest.tensors()
+
+
+class Columns:
+    """Recorded decisions in the general space, gathered deal by deal."""
+
+    def __init__(self) -> None:
+        self.parts: tuple[list, ...] = ([], [], [], [])
+        self.rows = 0
+
+    def __len__(self) -> int:
+        return self.rows
+
+    def add(self, general: Table, deal: Deal) -> None:
+        for part, value in zip(self.parts, (general.obs(deal.observations), general.mask(deal.masks),
+                                            general.action_of_native[deal.actions], deal.returns), strict=True):
+            part.append(value)
+        self.rows += len(deal.actions)
+
+    def tensors(self) -> Demonstrations:
+        return Demonstrations(*(torch.from_numpy(np.concatenate(part)) for part in self.parts))
 
 
 def losses(policy: ActorCritic, data: Demonstrations) -> tuple[torch.Tensor, torch.Tensor]:
@@ -138,19 +189,54 @@ def agreement(policy: ActorCritic, data: Demonstrations) -> float:
     return float((greedy == choices.actions).float().mean())
 
 
+class OwnChoices(NamedTuple):
+    """The learner's own policy and values at decisions a refresher does not teach, before the fit."""
+
+    observations: torch.Tensor
+    masks: torch.Tensor
+    log_probs: torch.Tensor  # (n, actions), masked
+    values: torch.Tensor
+
+    @classmethod
+    def of(cls, policy: ActorCritic, rest: Demonstrations, chunk: int = 4096) -> OwnChoices:
+        with torch.no_grad():
+            parts = [policy(rest.observations[i:i + chunk]) for i in range(0, len(rest), chunk)]
+        logits = torch.cat([p[0] for p in parts])
+        return cls(rest.observations, rest.masks, masked_log_probs(logits, rest.masks),
+                   torch.cat([p[1] for p in parts]))
+
+    def drift(self, policy: ActorCritic, index: torch.Tensor, value_coef: float) -> torch.Tensor:
+        """KL(own choices before || policy now) plus ``value_coef`` times the values' squared change, at ``index``:
+        Learning without Forgetting (Li and Hoiem, 2016) on the decisions the teacher does not teach."""
+        logits, values = policy(self.observations[index])
+        now, before, mask = masked_log_probs(logits, self.masks[index]), self.log_probs[index], self.masks[index]
+        kl = torch.where(mask, before.exp() * (before - now), torch.zeros_like(now)).sum(-1).mean()
+        return kl + value_coef * torch.nn.functional.mse_loss(values, self.values[index])
+
+
 def fit(policy: ActorCritic, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
-        value_coef: float, progress: bool = True) -> dict[str, float]:
+        value_coef: float, progress: bool = True, rest: Demonstrations | None = None) -> dict[str, float]:
     """Supervised fit of actor and critic with an Adam of its own (PPO's starts afresh after it); metrics on
-    the held-out share."""
+    the held-out share. ``rest`` (a refresher's other decisions): each step also holds the policy and values
+    there where they were before the fit, on a random batch of them as large as the taught one."""
     train, held_out = data.split(HELD_OUT)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate, eps=1e-5)
+    own = OwnChoices.of(policy, rest) if rest is not None and len(rest) else None
+    generator = torch.Generator().manual_seed(0)
 
     def loss(batch: Demonstrations) -> torch.Tensor:
         actor, critic = losses(policy, batch)
-        return actor + value_coef * critic
+        total = actor + value_coef * critic
+        if own is not None:
+            total = total + own.drift(policy, torch.randint(len(own.values), (len(batch),), generator=generator),
+                                      value_coef)
+        return total
 
     fit_epochs(loss, train, optimizer, policy.parameters, epochs, batch_size, progress)
     with torch.no_grad():
         actor, critic = losses(policy, held_out)
-    return {"decisions": len(data), "agreement": agreement(policy, held_out),
-            "actor_loss": float(actor), "value_loss": float(critic)}
+        metrics = {"decisions": len(data), "agreement": agreement(policy, held_out),
+                   "actor_loss": float(actor), "value_loss": float(critic)}
+        if own is not None:
+            metrics["rest_drift"] = float(own.drift(policy, torch.arange(min(len(own.values), 20_000)), 0.0))
+    return metrics

@@ -63,6 +63,8 @@ class BatchedConfig:
     # agents/pretrained/toepen.zip); "" = fresh weights. Same space and net_arch, else a CheckpointError
     anchor_coef: float = 0.0  # > 0: the loss adds this times KL(policy || anchor), the anchor being the policy the
     # run started from (after warm_start or init_from): self-play improves on it without forgetting it (ppo.py)
+    anchor_actions: list = field(default_factory=list)  # action labels: the anchor holds only the decisions where
+    # one of them is legal (a refresher's taught choices, e.g. [knock, sniff]); [] = every decision
     reward_norm: str = "none"  # "per_table": each table's rewards divided by the running spread of its deals'
     # payoffs, so tables that pay little weigh as much as those that pay much (reward_norm.py); "none": as they are
 
@@ -72,6 +74,14 @@ class BatchedConfig:
             raise ValueError(f"batched.reward_norm={self.reward_norm!r}: one of {', '.join(REWARD_NORMS)}")
         if not self.anchor_coef >= 0:
             raise ValueError(f"batched.anchor_coef={self.anchor_coef!r}: a weight, 0 or more")
+
+
+def anchored_actions(space, labels: list[str]) -> torch.Tensor | None:
+    """The general-space ids of ``batched.anchor_actions`` (None: the anchor holds every decision)."""
+    unknown = [label for label in labels if label not in space.labels]
+    if unknown:
+        raise ValueError(f"batched.anchor_actions: {unknown} are not actions of {space.game_name}")
+    return torch.tensor([space.labels.index(label) for label in labels], dtype=torch.long) if labels else None
 
 
 class SelfPlay:
@@ -97,7 +107,8 @@ class SelfPlay:
         self.buffer = RolloutBuffer(slots * (players + config.rollout_steps), slots, players,
                                     space.obs_size, space.num_actions)
         self.settings = UpdateSettings(config.epochs, config.minibatch_size, config.clip, config.ent_coef,
-                                       config.vf_coef, config.target_kl, config.anchor_coef)
+                                       config.vf_coef, config.target_kl, config.anchor_coef,
+                                       anchored_actions(space, config.anchor_actions))
         self.reward_norm = TableRewardScale(self.source.table_of_slot, self.source.num_players, players) \
             if config.reward_norm == "per_table" else None
         self.steps = 0  # learner decisions learned from

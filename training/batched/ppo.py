@@ -27,6 +27,7 @@ class UpdateSettings:
     vf_coef: float
     target_kl: float | None  # stop the epochs early once a minibatch's approx_kl exceeds it
     anchor_coef: float = 0.0  # weight of KL(policy || anchor) in the loss (0: no anchor)
+    anchored: torch.Tensor | None = None  # action ids: the KL only at decisions where one is legal (None: all)
 
 
 def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, settings: UpdateSettings,
@@ -76,7 +77,8 @@ def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: 
     loss = policy_loss + settings.vf_coef * value_loss - settings.ent_coef * entropy_mean
     extra = {}
     if "anchor_log_probs" in part:
-        extra["anchor_kl"] = anchor_kl(log_probs, part["anchor_log_probs"])
+        rows = None if settings.anchored is None else part["mask"][:, settings.anchored].any(-1)
+        extra["anchor_kl"] = anchor_kl(log_probs, part["anchor_log_probs"], rows)
         loss = loss + settings.anchor_coef * extra["anchor_kl"]
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
@@ -91,13 +93,17 @@ def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: 
             **{name: float(value.detach()) for name, value in extra.items()}}
 
 
-def anchor_kl(log_probs: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:
+def anchor_kl(log_probs: torch.Tensor, reference: torch.Tensor, rows: torch.Tensor | None = None) -> torch.Tensor:
     """Mean KL(policy || anchor) over the minibatch's legal actions: the pull back toward the anchor (AlphaStar's
     KL to its supervised policy, R-NaD's regularisation toward a fixed policy), so self-play improves on the
     policy it started from instead of drifting away from what it knew. Illegal actions have probability ~0 under
     both masked policies and add nothing. ``reference``: the anchor's masked log-probabilities, computed once
-    per update."""
-    return (log_probs.exp() * (log_probs - reference)).sum(-1).mean()
+    per update. ``rows`` (bool): the mean over those decisions only (``batched.anchor_actions``; none in the
+    minibatch: 0)."""
+    kl = (log_probs.exp() * (log_probs - reference)).sum(-1)
+    if rows is None:
+        return kl.mean()
+    return (kl * rows).sum() / rows.sum().clamp(min=1)
 
 
 def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:

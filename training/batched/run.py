@@ -154,9 +154,11 @@ class BatchedRun:
         self.checkpointed = self.steps
 
     def warm_start(self) -> dict[str, float] | None:
-        """A new run's start: ``batched.init_from``'s weights, or imitation of ``warm_start.teacher`` at every
-        table (training/batched/imitation.py, then ``last.zip`` so a resume starts after it; its metrics are
-        returned), or the seed's fresh weights. The optimizer, the league and the counters start afresh."""
+        """A new run's start: ``batched.init_from``'s weights or the seed's fresh ones, then, if
+        ``warm_start.teacher`` is set, imitation of it at ``warm_start.tables`` (every table when empty;
+        training/batched/imitation.py, then ``last.zip`` so a resume starts after it; its metrics are returned).
+        Both together refresh a trained agent at a few tables: a decision its self-play let collapse is taught
+        again before PPO goes on. The optimizer, the league and the counters start afresh."""
         cfg = self.config
         if cfg.batched.init_from:
             from training.batched.target import start_from
@@ -167,13 +169,14 @@ class BatchedRun:
                 print(f"starting from the weights of {cfg.batched.init_from}")
         if not cfg.warm_start.teacher:
             return None
-        from training.batched.imitation import fit, record_tables
+        from training.batched.imitation import fit, record_refresher
 
         warm = cfg.warm_start
-        data = record_tables(cfg.game, self.tables, warm.teacher, warm.decisions, cfg.batched.gamma,
-                             cfg.batched.reward_scale, cfg.seed, progress=not self.quiet)
+        data, rest = record_refresher(cfg.game, cfg.warm_start_table_specs() or self.tables, warm.teacher,
+                                      warm.decisions, cfg.batched.gamma, cfg.batched.reward_scale, cfg.seed,
+                                      progress=not self.quiet, actions=warm.actions)
         self.warm_metrics = fit(self.selfplay.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
-                                warm.value_coef, progress=not self.quiet)
+                                warm.value_coef, progress=not self.quiet, rest=rest)
         self.selfplay.set_anchor()
         self.open_log()
         for key, value in self.warm_metrics.items():
