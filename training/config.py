@@ -232,6 +232,8 @@ class TrainConfig:
         """``labels`` must be a list of the game's action labels (at any of its tables)."""
         from rams_env.core.general import GeneralSpace
 
+        if labels == []:
+            return  # the default: nothing to look up (the general space takes a moment to build)
         known = GeneralSpace(self.game).labels
         if not isinstance(labels, list) or any(not isinstance(a, str) or a not in known for a in labels):
             words = [label for label in known if " " not in label]
