@@ -128,9 +128,9 @@ def record_tables(game_name: str, tables: list[TableSpec], teacher: str, decisio
 
 def record_refresher(game_name: str, tables: list[TableSpec], teacher: str, decisions: int, gamma: float,
                      scale: float, seed: int, progress: bool = True,
-                     actions: Sequence[str] = ()) -> tuple[Demonstrations, Demonstrations]:
+                     actions: Sequence[str] = ()) -> tuple[Demonstrations, Demonstrations | None]:
     """(taught, rest): :func:`record_tables`'s decisions, and up to ``REST_PER_TAUGHT`` times as many of the same
-    deals' other decisions (none without ``actions``), where a refresher keeps the learner's own choices."""
+    deals' other decisions (None without ``actions``), where a refresher keeps the learner's own choices."""
     teachers = teacher_tables(game_name, tables, teacher, actions)
     rng = np.random.default_rng(seed)
     taught, rest = Columns(), Columns()
@@ -142,7 +142,7 @@ def record_refresher(game_name: str, tables: list[TableSpec], teacher: str, deci
             native = play_deal(table, rng, seed + deal * len(table.teachers), gamma, scale)
             kept = native.masks[:, table.kept].any(axis=1)
             taught.add(table.general, Deal(*(column[kept] for column in native)))
-            if len(rest) < REST_PER_TAUGHT * decisions:
+            if actions and len(rest) < REST_PER_TAUGHT * decisions:  # a plain warm start keeps every decision
                 rest.add(table.general, Deal(*(column[~kept] for column in native)))
             count, deal = count + int(kept.sum()), deal + 1
             bar.update(int(kept.sum()))
@@ -168,7 +168,10 @@ class Columns:
             part.append(value)
         self.rows += len(deal.actions)
 
-    def tensors(self) -> Demonstrations:
+    def tensors(self) -> Demonstrations | None:
+        """The decisions as tensors (None: none recorded)."""
+        if not self.rows:
+            return None
         return Demonstrations(*(torch.from_numpy(np.concatenate(part)) for part in self.parts))
 
 
@@ -221,7 +224,7 @@ def fit(policy: ActorCritic, data: Demonstrations, epochs: int, batch_size: int,
     there where they were before the fit, on a random batch of them as large as the taught one."""
     train, held_out = data.split(HELD_OUT)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate, eps=1e-5)
-    own = OwnChoices.of(policy, rest) if rest is not None and len(rest) else None
+    own = OwnChoices.of(policy, rest) if rest is not None else None
     generator = torch.Generator().manual_seed(0)
 
     def loss(batch: Demonstrations) -> torch.Tensor:
