@@ -157,3 +157,125 @@ def test_refresher_actions_are_validated_against_the_games_labels():
 
     with pytest.raises(ConfigError, match="warm_start.actions: a list of tippen action labels"):
         load_config(None, ["trainer=batched", "game=tippen", "warm_start.actions=[knok]"])
+
+
+def test_a_refresher_holding_other_tables_keeps_their_decisions_and_the_same_taught_deals():
+    """``hold`` (warm_start.hold_other_tables): half the held decisions come from deals at the other tables, in
+    their own random stream, so the taught deals are the ones recorded without them."""
+    space = GeneralSpace("tippen")
+    taught_at = resolve_tables([{"num_players": 4, "preset": "modern_grupp"}], "tippen", None, {})
+    others = resolve_tables([{"num_players": 3}, {"num_players": 5, "preset": "modern_knocking"}], "tippen",
+                            None, {})
+    kwargs = dict(gamma=1.0, scale=0.1, seed=4, progress=False, actions=["tap"])
+    taught, rest = record_refresher("tippen", taught_at, "heuristic", 200, hold=others, **kwargs)
+    alone, alone_rest = record_refresher("tippen", taught_at, "heuristic", 200, **kwargs)
+    assert torch.equal(taught.observations, alone.observations) and torch.equal(taught.actions, alone.actions)
+    table_of_row = rest.observations[:, space.padded_size:]
+    features = {tuple(row.tolist()) for row in table_of_row}
+    expected = {tuple(space.table(spec.make_game("tippen")).features.tolist()) for spec in taught_at + others}
+    assert features == expected  # the taught table's other decisions and both held tables
+    elsewhere = (table_of_row != taught.observations[0, space.padded_size:]).any(dim=1)
+    tap = space.labels.index("tap")
+    assert rest.masks[elsewhere, tap].any()  # at the other tables the taught action's decisions are held
+    assert not rest.masks[~elsewhere, tap].any()  # at the taught table they are taught
+    assert len(rest) <= 2 * 200 + 60 and len(alone_rest) <= 2 * 200 + 60  # the caps, plus a last deal each
+
+
+@pytest.mark.parametrize("settings, message", [
+    (["warm_start.hold_other_tables=true", "warm_start.actions=[tap]"], "with warm_start.actions and"),
+    (["warm_start.hold_other_tables=true", "warm_start.tables=[{num_players: 4}]"], "with warm_start.actions and"),
+    (["warm_start.hold_other_tables=1", "warm_start.actions=[tap]", "warm_start.tables=[{num_players: 4}]"],
+     "true or false"),
+    (["warm_start.hold_coef=-1"], "warm_start.hold_coef: a weight of 0 or more"),
+])
+def test_holding_other_tables_is_a_refreshers_option(settings, message):
+    from training.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match=message):
+        load_config(None, ["trainer=batched", "game=tippen", "tables=all", *settings])
+    with pytest.raises(ConfigError, match="the batched trainer's"):  # a refresher is the batched trainer's
+        load_config(None, ["trainer=sb3", "game=tippen", "warm_start.hold_other_tables=true",
+                           "warm_start.actions=[tap]", "warm_start.tables=[{num_players: 4}]"])
+
+
+def test_a_run_holds_exactly_its_tables_not_taught(tmp_path, monkeypatch):
+    import training.batched.imitation as imitation
+
+    held, record = [], imitation.record_refresher
+    monkeypatch.setattr(imitation, "record_refresher",
+                        lambda *args, **kw: held.append(kw["hold"]) or record(*args, **kw))
+    run = BatchedRun(tiny(tmp_path, "game=tippen", "tables=[{num_players: 3}, {num_players: 4}, {num_players: 5}]",
+                          "warm_start.teacher=heuristic", "warm_start.decisions=50", "warm_start.epochs=1",
+                          "warm_start.actions=[tap]", "warm_start.tables=[{num_players: 4}]",
+                          "warm_start.hold_other_tables=true"), quiet=True)
+    run.warm_start()
+    assert [t.label() for t in held[0]] == ["3p", "5p"]
+
+
+def test_holding_other_tables_moves_their_play_less():
+    """A network that plays like the tight heuristic at three tables is taught the default heuristic's tap at one
+    of them: its taps at the other two move far less when their decisions are held too than when only the
+    taught deals' other decisions are (Tippen's refresher at modern_grupp moved modern 4p from +0.15 to -0.30
+    chips/deal against the heuristic without it, docs/results.md)."""
+    space = GeneralSpace("tippen")
+    taught_at = resolve_tables([{"num_players": 4, "preset": "modern_grupp"}], "tippen", None, {})
+    others = resolve_tables([{"num_players": 4}, {"num_players": 3}], "tippen", None, {})
+    tight = record_tables("tippen", taught_at + others, "heuristic:tight", 3000, gamma=1.0, scale=0.1, seed=5,
+                          progress=False)
+    torch.manual_seed(0)
+    trained = ActorCritic(space.obs_size, space.num_actions, [64, 64])
+    fit(trained, tight, epochs=4, batch_size=64, learning_rate=3e-3, value_coef=0.5, progress=False)
+    kwargs = dict(gamma=1.0, scale=0.1, seed=5, progress=False, actions=["tap"])
+    taught, rest = record_refresher("tippen", taught_at, "heuristic", 300, **kwargs)
+    _, with_others = record_refresher("tippen", taught_at, "heuristic", 300, hold=others, **kwargs)
+    elsewhere = (with_others.observations[:, space.padded_size:] != taught.observations[0, space.padded_size:])
+    tap = space.labels.index("tap")
+    other_taps = with_others.batch(torch.nonzero(elsewhere.any(dim=1) & with_others.masks[:, tap]).flatten())
+    drifts = []
+    for held in (with_others, rest):
+        policy = copy.deepcopy(trained)
+        before = OwnChoices.of(policy, other_taps)
+        fit(policy, taught, epochs=6, batch_size=64, learning_rate=3e-3, value_coef=0.5, progress=False, rest=held)
+        with torch.no_grad():
+            drifts.append(float(before.drift(policy, torch.arange(len(other_taps)), 0.0)))
+    assert drifts[0] < drifts[1] / 2
+
+
+def test_hold_coef_weighs_the_held_decisions():
+    """0: the fit is the one without held decisions, bit for bit; a larger weight moves them less."""
+    tables = resolve_tables([{"num_players": 4, "preset": "modern_knocking"}], "tippen", None, {})
+    taught, rest = record_refresher("tippen", tables, "heuristic", 300, gamma=1.0, scale=0.1, seed=2,
+                                    progress=False, actions=["knock"])
+    space = GeneralSpace("tippen")
+    torch.manual_seed(0)
+    start = ActorCritic(space.obs_size, space.num_actions, [64, 64])  # a policy that plays the rest already
+    fit(start, rest, epochs=4, batch_size=64, learning_rate=3e-3, value_coef=0.5, progress=False)
+    drifts, weights = [], []
+    for rest_, coef in ((None, 1.0), (rest, 0.0), (rest, 1.0), (rest, 10.0)):
+        policy = copy.deepcopy(start)
+        before = OwnChoices.of(policy, rest)
+        torch.manual_seed(1)
+        fit(policy, taught, epochs=6, batch_size=64, learning_rate=3e-3, value_coef=0.5, progress=False,
+            rest=rest_, hold_coef=coef)
+        weights.append(policy.state_dict())
+        with torch.no_grad():
+            drifts.append(float(before.drift(policy, torch.arange(len(rest)), 0.0)))
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+    assert drifts[3] < drifts[2] < drifts[1]
+
+
+def test_a_batched_run_with_a_teacher_may_be_its_warm_start_alone(tmp_path):
+    """total_timesteps: 0 (a refresher whose PPO afterwards changed nothing it was meant to): the warm-started
+    weights are the run's last weights; without a teacher, or with another trainer, 0 stays refused."""
+    from training.config import ConfigError, load_config
+
+    run = BatchedRun(tiny(tmp_path, "warm_start.teacher=heuristic", "warm_start.decisions=200",
+                          "warm_start.epochs=1", "total_timesteps=0"), quiet=True)
+    run.warm_start()
+    warmed = {k: v.clone() for k, v in run.selfplay.policy.state_dict().items()}
+    run.train()
+    meta, weights, _ = load_checkpoint(tmp_path / "last.zip")
+    assert meta["steps"] == 0 and all(torch.equal(weights[k], warmed[k]) for k in warmed)
+    for settings in (["trainer=batched"], ["trainer=sb3", "warm_start.teacher=heuristic"]):
+        with pytest.raises(ConfigError, match="total_timesteps must be a positive whole number"):
+            load_config(None, [*settings, "total_timesteps=0"])

@@ -362,7 +362,8 @@ GENERAL_RECIPES = {
     "toepen_bluffer.zip": "toepen_bluffer.yaml",  # a fine-tune of toepen_selfplay.zip (its batched.init_from)
     "toepen.zip": "toepen_styles.yaml",  # a fine-tune of toepen_bluffer.zip
     "tippen_selfplay.zip": "tippen_batched.yaml",
-    "tippen.zip": "tippen_styles.yaml",  # a fine-tune of tippen_selfplay.zip: its blind choices refreshed
+    "tippen_blind.zip": "tippen_styles.yaml",  # a fine-tune of tippen_selfplay.zip: its blind choices refreshed
+    "tippen.zip": "tippen_tap.yaml",  # tippen_blind.zip with its tap refreshed where the bete is a stake
     "lupfen.zip": "lupfen_batched.yaml",
     "mauscheln.zip": "mauscheln_batched.yaml",
     "fipsen.zip": "fipsen_batched.yaml",

@@ -69,6 +69,11 @@ class WarmStartConfig:
     # entries of `tables`; [] = every one. With batched.init_from, a refresher at a few tables of a trained agent
     actions: list = field(default_factory=list)  # batched trainer: action labels (e.g. [knock, sniff]); only the
     # decisions where one of them is legal are fitted (and counted in `decisions`); [] = every decision
+    hold_other_tables: bool = False  # batched trainer, with actions and tables: the refresher also holds the
+    # agent's own choices at the run's other tables (half its held decisions are deals there), not only at the
+    # taught deals' other decisions, so what it teaches at a few tables does not move the others
+    hold_coef: float = 1.0  # batched trainer, with actions: the weight of the held decisions' term (KL and value
+    # error to the agent before the fit) beside the taught ones' cross-entropy
 
 
 @dataclass
@@ -124,7 +129,11 @@ class TrainConfig:
             raise ConfigError(f"game={self.game!r}: one of {', '.join(rams_env.GAMES)}")
         for name in ("total_timesteps", "n_envs", "snapshot_every", "snapshots_kept", "checkpoint_every"):
             if not isinstance(getattr(self, name), int) or getattr(self, name) <= 0:
-                raise ConfigError(f"{name} must be a positive whole number")
+                if name == "total_timesteps" and self.total_timesteps == 0 and self.refresher_alone():
+                    continue
+                raise ConfigError(f"{name} must be a positive whole number" + (
+                    " (0: only a batched run with a warm_start.teacher, the warm start alone)"
+                    if name == "total_timesteps" else ""))
         if not isinstance(self.eval.random_carry, bool):
             raise ConfigError(f"eval.random_carry must be true or false, got {self.eval.random_carry!r}")
         if not self.reward_scale > 0:
@@ -141,10 +150,13 @@ class TrainConfig:
         if self.trainer == "rllib" and self.warm_start.teacher:
             raise ConfigError("warm_start: imitation warm start is the sb3 and batched trainers'; the rllib "
                               "trainer has none (--set warm_start.teacher='')")
-        for key in ("tables", "actions"):
+        for key in ("tables", "actions", "hold_other_tables"):
             if self.trainer != "batched" and getattr(self.warm_start, key):
                 raise ConfigError(f"warm_start.{key}: the batched trainer's (the sb3 path records every decision "
                                   f"of the learner's one table); --set warm_start.{key}=[]")
+        if self.trainer != "batched" and self.warm_start.hold_coef != WarmStartConfig.hold_coef:
+            raise ConfigError("warm_start.hold_coef: a refresher's, the batched trainer's; "
+                              "--set warm_start.hold_coef=1")
 
         try:
             tables = resolve_tables(self.tables, self.game, self.num_players, self.rules)
@@ -164,6 +176,11 @@ class TrainConfig:
                     raise ConfigError(f"{name}: {err}") from None
         if self.trainer == "rllib" and self.snapshot_sampling != "recent":
             raise ConfigError("snapshot_sampling: the rllib trainer's snapshots are drawn by the recent rule only")
+
+    def refresher_alone(self) -> bool:
+        """Whether ``total_timesteps: 0`` is allowed: a batched run with a teacher may be its warm start alone
+        (e.g. a refresher whose PPO afterwards changed nothing it was meant to, docs/training.md)."""
+        return self.trainer == "batched" and bool(self.warm_start.teacher)
 
     def scripted_table_specs(self) -> list | None:
         """``batched.scripted_tables`` as table specs: the tables that get the Python-engine slots (None: every
@@ -251,6 +268,13 @@ class TrainConfig:
         if not warm.learning_rate > 0 or not warm.value_coef >= 0:
             raise ConfigError("warm_start.learning_rate must be positive and warm_start.value_coef not negative")
         self._check_action_labels("warm_start.actions", warm.actions)
+        if not (isinstance(warm.hold_coef, (int, float)) and warm.hold_coef >= 0):
+            raise ConfigError(f"warm_start.hold_coef: a weight of 0 or more, got {warm.hold_coef!r}")
+        if not isinstance(warm.hold_other_tables, bool):
+            raise ConfigError(f"warm_start.hold_other_tables: true or false, got {warm.hold_other_tables!r}")
+        if warm.hold_other_tables and not (warm.actions and warm.tables):
+            raise ConfigError("warm_start.hold_other_tables: a refresher's, with warm_start.actions and "
+                              "warm_start.tables (the other tables are the run's tables not taught at)")
         if not warm.teacher:
             return
         if PoolKind.of(str(warm.teacher)):

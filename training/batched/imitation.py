@@ -127,13 +127,18 @@ def record_tables(game_name: str, tables: list[TableSpec], teacher: str, decisio
 
 
 def record_refresher(game_name: str, tables: list[TableSpec], teacher: str, decisions: int, gamma: float,
-                     scale: float, seed: int, progress: bool = True,
-                     actions: Sequence[str] = ()) -> tuple[Demonstrations, Demonstrations | None]:
+                     scale: float, seed: int, progress: bool = True, actions: Sequence[str] = (),
+                     hold: Sequence[TableSpec] = ()) -> tuple[Demonstrations, Demonstrations | None]:
     """(taught, rest): :func:`record_tables`'s decisions, and up to ``REST_PER_TAUGHT`` times as many of the same
-    deals' other decisions (None without ``actions``), where a refresher keeps the learner's own choices."""
+    deals' other decisions (None without ``actions``), where a refresher keeps the learner's own choices. With
+    ``hold`` (``warm_start.hold_other_tables``: the run's other tables) half of the rest is every decision of
+    deals there instead, one after each taught deal, so a choice taught at a few tables stays where it was at
+    the others."""
     teachers = teacher_tables(game_name, tables, teacher, actions)
+    held = HeldTables(game_name, hold, teacher, REST_PER_TAUGHT * decisions // 2, seed) if hold else None
     rng = np.random.default_rng(seed)
     taught, rest = Columns(), Columns()
+    rest_cap = REST_PER_TAUGHT * decisions - (held.cap if held else 0)
     count, deal = 0, 0
     with tqdm(total=decisions, unit="decision", desc=f"warm start: recording the teacher at {len(tables)} tables",
               disable=not progress, dynamic_ncols=True) as bar:
@@ -142,14 +147,35 @@ def record_refresher(game_name: str, tables: list[TableSpec], teacher: str, deci
             native = play_deal(table, rng, seed + deal * len(table.teachers), gamma, scale)
             kept = native.masks[:, table.kept].any(axis=1)
             taught.add(table.general, Deal(*(column[kept] for column in native)))
-            if actions and len(rest) < REST_PER_TAUGHT * decisions:  # a plain warm start keeps every decision
+            if actions and len(rest) < rest_cap:  # a plain warm start keeps every decision
                 rest.add(table.general, Deal(*(column[~kept] for column in native)))
+            if held is not None:
+                held.record(gamma, scale)
             count, deal = count + int(kept.sum()), deal + 1
             bar.update(int(kept.sum()))
             if not count and deal >= NO_DECISION_DEALS * len(teachers):
                 raise ValueError(f"warm_start.actions {list(actions)}: never legal in {deal} deals of the teacher "
                                  f"at {', '.join(t.label() for t in tables[:6])}")
-    return taught.tensors(), rest.tensors()
+    return taught.tensors(), Columns.joined(rest, held.columns if held else None).tensors()
+
+
+class HeldTables:
+    """The run's tables a refresher does not teach at: deals there, round robin, every decision held. Their own
+    random stream, so the taught deals are the same with or without them."""
+
+    def __init__(self, game_name: str, tables: Sequence[TableSpec], teacher: str, cap: int, seed: int) -> None:
+        self.tables = teacher_tables(game_name, list(tables), teacher)
+        self.cap, self.deals, self.columns = cap, 0, Columns()
+        self.seed, self.rng = seed, np.random.default_rng([seed, 1])
+
+    def record(self, gamma: float, scale: float) -> None:
+        """One more deal at the next table, until ``cap`` decisions are held."""
+        if len(self.columns) >= self.cap:
+            return
+        table = self.tables[self.deals % len(self.tables)]
+        deal_seed = self.seed + self.deals * len(table.teachers)
+        self.columns.add(table.general, play_deal(table, self.rng, deal_seed, gamma, scale))
+        self.deals += 1
 
 
 class Columns:
@@ -167,6 +193,17 @@ class Columns:
                                             general.action_of_native[deal.actions], deal.returns), strict=True):
             part.append(value)
         self.rows += len(deal.actions)
+
+    @staticmethod
+    def joined(first: Columns, second: Columns | None) -> Columns:
+        """``first`` followed by ``second`` (None: ``first`` itself)."""
+        if second is None:
+            return first
+        both = Columns()
+        for mine, a, b in zip(both.parts, first.parts, second.parts, strict=True):
+            mine.extend(a + b)
+        both.rows = first.rows + second.rows
+        return both
 
     def tensors(self) -> Demonstrations | None:
         """The decisions as tensors (None: none recorded)."""
@@ -218,10 +255,12 @@ class OwnChoices(NamedTuple):
 
 
 def fit(policy: ActorCritic, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
-        value_coef: float, progress: bool = True, rest: Demonstrations | None = None) -> dict[str, float]:
+        value_coef: float, progress: bool = True, rest: Demonstrations | None = None,
+        hold_coef: float = 1.0) -> dict[str, float]:
     """Supervised fit of actor and critic with an Adam of its own (PPO's starts afresh after it); metrics on
     the held-out share. ``rest`` (a refresher's other decisions): each step also holds the policy and values
-    there where they were before the fit, on a random batch of them as large as the taught one."""
+    there where they were before the fit, on a random batch of them as large as the taught one, that term
+    weighted by ``hold_coef``."""
     train, held_out = data.split(HELD_OUT)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate, eps=1e-5)
     own = OwnChoices.of(policy, rest) if rest is not None else None
@@ -231,8 +270,8 @@ def fit(policy: ActorCritic, data: Demonstrations, epochs: int, batch_size: int,
         actor, critic = losses(policy, batch)
         total = actor + value_coef * critic
         if own is not None:
-            total = total + own.drift(policy, torch.randint(len(own.values), (len(batch),), generator=generator),
-                                      value_coef)
+            total = total + hold_coef * own.drift(
+                policy, torch.randint(len(own.values), (len(batch),), generator=generator), value_coef)
         return total
 
     fit_epochs(loss, train, optimizer, policy.parameters, epochs, batch_size, progress)

@@ -172,11 +172,13 @@ class BatchedRun:
         from training.batched.imitation import fit, record_refresher
 
         warm = cfg.warm_start
-        data, rest = record_refresher(cfg.game, cfg.warm_start_table_specs() or self.tables, warm.teacher,
-                                      warm.decisions, cfg.batched.gamma, cfg.batched.reward_scale, cfg.seed,
-                                      progress=not self.quiet, actions=warm.actions)
+        taught = cfg.warm_start_table_specs() or self.tables
+        hold = [table for table in self.tables if table not in taught] if warm.hold_other_tables else []
+        data, rest = record_refresher(cfg.game, taught, warm.teacher, warm.decisions, cfg.batched.gamma,
+                                      cfg.batched.reward_scale, cfg.seed, progress=not self.quiet,
+                                      actions=warm.actions, hold=hold)
         self.warm_metrics = fit(self.selfplay.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
-                                warm.value_coef, progress=not self.quiet, rest=rest)
+                                warm.value_coef, progress=not self.quiet, rest=rest, hold_coef=warm.hold_coef)
         self.selfplay.set_anchor()
         self.open_log()
         for key, value in self.warm_metrics.items():
