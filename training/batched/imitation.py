@@ -19,7 +19,10 @@ Tippen's blind knock, which its self-play had let collapse: only the decisions w
 taught, and the same deals' other decisions hold the agent's own policy and values where they were (a KL and a
 squared error to their values before the fit, Learning without Forgetting). Taught alone, 30,000 blind knocks
 moved the whole network: the refreshed Tippen agent lost to the heuristic by -0.36 chips/deal at modern 4p,
-where it had won +0.16 (docs/results.md, "The blind privileges").
+where it had won +0.16 (docs/results.md, "The blind privileges"). A choice that exists at every table, taught at a
+few, moves at the others too: ``warm_start.hold_other_tables`` also holds the run's other tables (Tippen's tap,
+taught where the bête is a stake, fell from 0.47 to 0.27 at the default table without it; docs/results.md, "The
+tap where the bête is a stake").
 """
 
 from __future__ import annotations
