@@ -215,8 +215,8 @@ def test_a_run_holds_exactly_its_tables_not_taught(tmp_path, monkeypatch):
 def test_holding_other_tables_moves_their_play_less():
     """A network that plays like the tight heuristic at three tables is taught the default heuristic's tap at one
     of them: its taps at the other two move far less when their decisions are held too than when only the
-    taught deals' other decisions are (Tippen's refresher at modern_grupp moved modern 4p from +0.15 to -0.30
-    chips/deal against the heuristic without it, docs/results.md)."""
+    taught deals' other decisions are (without it, Tippen's refresher at modern_grupp and modern_sniffing moved
+    the trainer's evaluation at modern 4p from +0.13 to -0.30 chips/deal against the heuristic, docs/results.md)."""
     space = GeneralSpace("tippen")
     taught_at = resolve_tables([{"num_players": 4, "preset": "modern_grupp"}], "tippen", None, {})
     others = resolve_tables([{"num_players": 4}, {"num_players": 3}], "tippen", None, {})
