@@ -127,10 +127,11 @@ class TrainConfig:
             raise ConfigError(f"trainer={self.trainer!r}: one of {', '.join(TRAINERS)}")
         if self.game not in rams_env.GAMES:
             raise ConfigError(f"game={self.game!r}: one of {', '.join(rams_env.GAMES)}")
+        # a batched run with a teacher may be its warm start alone (a refresher, docs/training.md)
+        warm_start_alone = self.trainer == "batched" and bool(self.warm_start.teacher)
         for name in ("total_timesteps", "n_envs", "snapshot_every", "snapshots_kept", "checkpoint_every"):
-            if not isinstance(getattr(self, name), int) or getattr(self, name) <= 0:
-                if name == "total_timesteps" and self.total_timesteps == 0 and self.refresher_alone():
-                    continue
+            value, least = getattr(self, name), 0 if name == "total_timesteps" and warm_start_alone else 1
+            if not isinstance(value, int) or value < least:
                 raise ConfigError(f"{name} must be a positive whole number" + (
                     " (0: only a batched run with a warm_start.teacher, the warm start alone)"
                     if name == "total_timesteps" else ""))
@@ -150,13 +151,11 @@ class TrainConfig:
         if self.trainer == "rllib" and self.warm_start.teacher:
             raise ConfigError("warm_start: imitation warm start is the sb3 and batched trainers'; the rllib "
                               "trainer has none (--set warm_start.teacher='')")
-        for key in ("tables", "actions", "hold_other_tables"):
-            if self.trainer != "batched" and getattr(self.warm_start, key):
+        default = WarmStartConfig()
+        for key in ("tables", "actions", "hold_other_tables", "hold_coef"):  # a refresher's settings
+            if self.trainer != "batched" and getattr(self.warm_start, key) != getattr(default, key):
                 raise ConfigError(f"warm_start.{key}: the batched trainer's (the sb3 path records every decision "
-                                  f"of the learner's one table); --set warm_start.{key}=[]")
-        if self.trainer != "batched" and self.warm_start.hold_coef != WarmStartConfig.hold_coef:
-            raise ConfigError("warm_start.hold_coef: a refresher's, the batched trainer's; "
-                              "--set warm_start.hold_coef=1")
+                                  f"of the learner's one table); --set warm_start.{key}={getattr(default, key)}")
 
         try:
             tables = resolve_tables(self.tables, self.game, self.num_players, self.rules)
@@ -176,11 +175,6 @@ class TrainConfig:
                     raise ConfigError(f"{name}: {err}") from None
         if self.trainer == "rllib" and self.snapshot_sampling != "recent":
             raise ConfigError("snapshot_sampling: the rllib trainer's snapshots are drawn by the recent rule only")
-
-    def refresher_alone(self) -> bool:
-        """Whether ``total_timesteps: 0`` is allowed: a batched run with a teacher may be its warm start alone
-        (e.g. a refresher whose PPO afterwards changed nothing it was meant to, docs/training.md)."""
-        return self.trainer == "batched" and bool(self.warm_start.teacher)
 
     def scripted_table_specs(self) -> list | None:
         """``batched.scripted_tables`` as table specs: the tables that get the Python-engine slots (None: every

@@ -137,48 +137,46 @@ def record_refresher(game_name: str, tables: list[TableSpec], teacher: str, deci
     ``hold`` (``warm_start.hold_other_tables``: the run's other tables) half of the rest is every decision of
     deals there instead, one after each taught deal, so a choice taught at a few tables stays where it was at
     the others."""
-    teachers = teacher_tables(game_name, tables, teacher, actions)
-    held = HeldTables(game_name, hold, teacher, REST_PER_TAUGHT * decisions // 2, seed) if hold else None
-    rng = np.random.default_rng(seed)
-    taught, rest = Columns(), Columns()
-    rest_cap = REST_PER_TAUGHT * decisions - (held.cap if held else 0)
-    count, deal = 0, 0
+    taught_deals = RoundRobin(teacher_tables(game_name, tables, teacher, actions), np.random.default_rng(seed), seed)
+    # the held tables' deals come from a stream of their own: the taught deals are the same with or without them
+    held_deals = RoundRobin(teacher_tables(game_name, list(hold), teacher), np.random.default_rng([seed, 1]),
+                            seed) if hold else None
+    taught, rest, held = Columns(), Columns(), Columns()
+    held_cap = REST_PER_TAUGHT * decisions // 2 if hold else 0
+    rest_cap = REST_PER_TAUGHT * decisions - held_cap
+    count = 0
     with tqdm(total=decisions, unit="decision", desc=f"warm start: recording the teacher at {len(tables)} tables",
               disable=not progress, dynamic_ncols=True) as bar:
         while count < decisions:  # whole deals: the last one may go past the count
-            table = teachers[deal % len(teachers)]
-            native = play_deal(table, rng, seed + deal * len(table.teachers), gamma, scale)
+            table, native = taught_deals.next(gamma, scale)
             kept = native.masks[:, table.kept].any(axis=1)
             taught.add(table.general, Deal(*(column[kept] for column in native)))
             if actions and len(rest) < rest_cap:  # a plain warm start keeps every decision
                 rest.add(table.general, Deal(*(column[~kept] for column in native)))
-            if held is not None:
-                held.record(gamma, scale)
-            count, deal = count + int(kept.sum()), deal + 1
+            if held_deals is not None and len(held) < held_cap:
+                held_table, held_deal = held_deals.next(gamma, scale)
+                held.add(held_table.general, held_deal)
+            count += int(kept.sum())
             bar.update(int(kept.sum()))
-            if not count and deal >= NO_DECISION_DEALS * len(teachers):
-                raise ValueError(f"warm_start.actions {list(actions)}: never legal in {deal} deals of the teacher "
-                                 f"at {', '.join(t.label() for t in tables[:6])}")
-    return taught.tensors(), Columns.joined(rest, held.columns if held else None).tensors()
+            if not count and taught_deals.deals >= NO_DECISION_DEALS * len(taught_deals.tables):
+                raise ValueError(f"warm_start.actions {list(actions)}: never legal in {taught_deals.deals} deals of "
+                                 f"the teacher at {', '.join(t.label() for t in tables[:6])}")
+    rest.extend(held)
+    return taught.tensors(), rest.tensors()
 
 
-class HeldTables:
-    """The run's tables a refresher does not teach at: deals there, round robin, every decision held. Their own
-    random stream, so the taught deals are the same with or without them."""
+class RoundRobin:
+    """Whole deals with the teacher in every seat, at each table in turn."""
 
-    def __init__(self, game_name: str, tables: Sequence[TableSpec], teacher: str, cap: int, seed: int) -> None:
-        self.tables = teacher_tables(game_name, list(tables), teacher)
-        self.cap, self.deals, self.columns = cap, 0, Columns()
-        self.seed, self.rng = seed, np.random.default_rng([seed, 1])
+    def __init__(self, tables: list[TeacherTable], rng: np.random.Generator, seed: int) -> None:
+        self.tables, self.rng, self.seed, self.deals = tables, rng, seed, 0
 
-    def record(self, gamma: float, scale: float) -> None:
-        """One more deal at the next table, until ``cap`` decisions are held."""
-        if len(self.columns) >= self.cap:
-            return
+    def next(self, gamma: float, scale: float) -> tuple[TeacherTable, Deal]:
+        """The next deal's table and its decisions."""
         table = self.tables[self.deals % len(self.tables)]
-        deal_seed = self.seed + self.deals * len(table.teachers)
-        self.columns.add(table.general, play_deal(table, self.rng, deal_seed, gamma, scale))
+        native = play_deal(table, self.rng, self.seed + self.deals * len(table.teachers), gamma, scale)
         self.deals += 1
+        return table, native
 
 
 class Columns:
@@ -197,16 +195,11 @@ class Columns:
             part.append(value)
         self.rows += len(deal.actions)
 
-    @staticmethod
-    def joined(first: Columns, second: Columns | None) -> Columns:
-        """``first`` followed by ``second`` (None: ``first`` itself)."""
-        if second is None:
-            return first
-        both = Columns()
-        for mine, a, b in zip(both.parts, first.parts, second.parts, strict=True):
-            mine.extend(a + b)
-        both.rows = first.rows + second.rows
-        return both
+    def extend(self, other: Columns) -> None:
+        """``other``'s decisions after these."""
+        for mine, theirs in zip(self.parts, other.parts, strict=True):
+            mine.extend(theirs)
+        self.rows += other.rows
 
     def tensors(self) -> Demonstrations | None:
         """The decisions as tensors (None: none recorded)."""
