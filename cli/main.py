@@ -8,6 +8,7 @@
     rams exploit   train a best response against a frozen agent: its exploitability (cli/exploit.py)
     rams bluff     measure knocking, folding and dirty-hand bluffs in Toepen (cli/bluff.py)
     rams strength  does an agent beat every scripted player at every table, both ways round (cli/strength.py)
+    rams departures one cell of rams strength split by the first decision played otherwise (cli/departures.py)
 
 Each subcommand has its own ``--help``. Nothing here imports torch: a subcommand imports it only
 when it builds a network, so ``--help`` and bad input answer at once (torch, Stable-Baselines3 and
@@ -34,6 +35,7 @@ COMMANDS = {  # name: (module with main(argv), module that checks argv cheaply f
     "exploit": ("cli.exploit", None, "train a best response against a frozen agent and report its gain"),
     "bluff": ("cli.bluff", None, "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
     "strength": ("cli.strength", None, "does an agent beat every scripted player at every table, both ways round"),
+    "departures": ("cli.departures", None, "where an agent's edge over a scripted player starts: by first departure"),
     "serve": ("cli.serve", None, "the card table in the browser: play agents, watch them, replay deal records"),
 }
 

@@ -38,18 +38,36 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--tables", nargs="+", metavar="PRESET:N",
                         help="tables as preset:players (default: every preset and size the rules allow)")
     parser.add_argument("--deals", type=int, default=200, help="deal seeds per table (default 200)")
+    add_deal_seed_options(parser)
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                        help="worker processes (default: up to 2); results do not depend on it")
+    add_output_options(parser, "every cell", "the tables")
+    parser.add_argument("--check", action="store_true", help="exit with code 1 unless every cell is above zero")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def add_deal_seed_options(parser: argparse.ArgumentParser) -> None:
+    """``--seed`` and ``--random-carry``: which deals a substitution measurement plays (rams departures too)."""
     parser.add_argument("--seed", type=int, default=HELD_OUT_SEED,
                         help=f"tournament seed of the deal seeds (default {HELD_OUT_SEED}, held out from training)")
     parser.add_argument("--random-carry", action="store_true",
                         help="start deals from random carried-over lives / pot instead of a fresh session (use it "
                              "for Lupfen, whose fresh first deal is a force round)")
-    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
-                        help="worker processes (default: up to 2); results do not depend on it")
-    parser.add_argument("--json", metavar="PATH", help="write every cell as JSON")
-    parser.add_argument("--markdown", metavar="PATH", help="write the tables as markdown")
-    parser.add_argument("--check", action="store_true", help="exit with code 1 unless every cell is above zero")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    return parser
+
+
+def add_output_options(parser: argparse.ArgumentParser, json_what: str, markdown_what: str) -> None:
+    parser.add_argument("--json", metavar="PATH", help=f"write {json_what} as JSON")
+    parser.add_argument("--markdown", metavar="PATH", help=f"write {markdown_what} as markdown")
+
+
+def publish(text: str, data: dict, args: argparse.Namespace) -> None:
+    """Print a report's markdown and write it (``--markdown``) and its data (``--json``) where asked."""
+    print(text)
+    if args.json:
+        Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
+    if args.markdown:
+        Path(args.markdown).write_text(text)
 
 
 def parse_tables(game: str, given: list[str] | None) -> tuple[tuple[str, int], ...]:
@@ -80,12 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     plan = plan_from(args)
     check_outputs(files=[args.json, args.markdown], folders=[])
     report = run_strength(plan, workers=args.workers, progress=not args.quiet)
-    text = markdown(report)
-    print(text)
-    if args.json:
-        Path(args.json).write_text(json.dumps(report.as_dict(), indent=2) + "\n")
-    if args.markdown:
-        Path(args.markdown).write_text(text)
+    publish(markdown(report), report.as_dict(), args)
     return 1 if args.check and not report.passed() else 0
 
 

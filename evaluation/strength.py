@@ -103,12 +103,13 @@ class TableRunner:
         for o, opponent in enumerate(self.opponents):
             all_scripted = scores([opponent] * n)
             for k in range(n):
-                out[o, 0] += (scores(_substituted(opponent, self.agent, n, k))[k] - all_scripted[k]) / n
-                out[o, 1] += (all_agents[k] - scores(_substituted(self.agent, opponent, n, k))[k]) / n
+                out[o, 0] += (scores(substituted(opponent, self.agent, n, k))[k] - all_scripted[k]) / n
+                out[o, 1] += (all_agents[k] - scores(substituted(self.agent, opponent, n, k))[k]) / n
         return out
 
 
-def _substituted(everyone: Callable, one: Callable, n: int, seat: int) -> list[Callable]:
+def substituted(everyone: Callable, one: Callable, n: int, seat: int) -> list[Callable]:
+    """The factories of a table of ``everyone`` with ``one`` in ``seat``."""
     return [one if k == seat else everyone for k in range(n)]
 
 

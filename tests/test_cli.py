@@ -57,6 +57,8 @@ def heavy_imports_of(argv: list[str]) -> tuple[int, list[str]]:
     (["exploit", "--help"], 0),
     (["train", "configs/train/toepen.yaml", "--set", "ppo.learnin_rate=1e-4"], 2),  # a config typo
     (["exploit", "random"], 2),
+    (["departures", "--help"], 0),
+    (["departures", "--game", "tippen", "--table", "loup:9"], 2),
 ])
 def test_help_and_config_errors_do_not_import_torch(argv, rc):
     assert heavy_imports_of(argv) == (rc, [])

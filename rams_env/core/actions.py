@@ -65,9 +65,13 @@ class Segment:
         return [item if self.bare else f"{self.name} {item}" for item in self.items]
 
 
+PLAY = "play"
+"""The name of every trick game's card-play segment (:func:`play_segment`)."""
+
+
 def play_segment(pack: Pack) -> Segment:
     """Every trick game's first segment: one action per card, labelled by its code."""
-    return Segment.cards("play", pack, bare=True, doc="play this card")
+    return Segment.cards(PLAY, pack, bare=True, doc="play this card")
 
 
 class ActionLayout:
