@@ -26,11 +26,10 @@ import argparse
 import sys
 
 import rams_env
-from cli.strength import add_deal_seed_options, add_output_options, parse_tables, publish
+from cli.strength import add_deal_seed_options, add_output_options, measure_and_publish, parse_tables
 from cli.usage import Parser, at_least, command
 from evaluation.departures import DeparturePlan, markdown, run_departures
 from evaluation.strength import WAYS, every_table
-from training.outputs import check_outputs
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,9 +62,7 @@ def plan_from(args: argparse.Namespace) -> DeparturePlan:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     plan = plan_from(args)
-    check_outputs(files=[args.json, args.markdown], folders=[])
-    report = run_departures(plan, progress=not args.quiet)
-    publish(markdown(report), report.as_dict(), args)
+    measure_and_publish(args, lambda: run_departures(plan, progress=not args.quiet), markdown)
     return 0
 
 

@@ -21,7 +21,9 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import rams_env
 from cli.usage import Parser, UsageError, at_least, command
@@ -61,6 +63,14 @@ def add_output_options(parser: argparse.ArgumentParser, json_what: str, markdown
     parser.add_argument("--markdown", metavar="PATH", help=f"write {markdown_what} as markdown")
 
 
+def measure_and_publish(args: argparse.Namespace, run: Callable[[], Any], markdown: Callable[[Any], str]) -> Any:
+    """Check the output paths first (before any deal is played), run the measurement, publish its report."""
+    check_outputs(files=[args.json, args.markdown], folders=[])
+    report = run()
+    publish(markdown(report), report.as_dict(), args)
+    return report
+
+
 def publish(text: str, data: dict, args: argparse.Namespace) -> None:
     """Print a report's markdown and write it (``--markdown``) and its data (``--json``) where asked."""
     print(text)
@@ -96,9 +106,8 @@ def plan_from(args: argparse.Namespace) -> StrengthPlan:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     plan = plan_from(args)
-    check_outputs(files=[args.json, args.markdown], folders=[])
-    report = run_strength(plan, workers=args.workers, progress=not args.quiet)
-    publish(markdown(report), report.as_dict(), args)
+    report = measure_and_publish(args, lambda: run_strength(plan, workers=args.workers, progress=not args.quiet),
+                                 markdown)
     return 1 if args.check and not report.passed() else 0
 
 

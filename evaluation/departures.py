@@ -34,8 +34,8 @@ import rams_env
 from agents.registry import agent_factory
 from agents.table import Turn, Watcher
 from evaluation.duplicate import MeanEstimate, estimate
-from evaluation.strength import HELD_OUT_SEED, WAYS, substituted
-from evaluation.tournament import deal_seed, game_seeds, play_deal, seat_agents
+from evaluation.strength import HELD_OUT_SEED, WAYS, seat_scores, substituted
+from evaluation.tournament import deal_seed, game_seeds
 from rams_env.core.actions import PLAY
 
 SAME = "same"
@@ -147,12 +147,12 @@ def _deal(plan: DeparturePlan, game, everyone: Callable, one: Callable, d: int) 
     n, env_seed = game.num_players, deal_seed(plan.seed, d)
     seeds = game_seeds(n, plan.seed, d, TABLE_INDEX)
     alike = Choices(n)
-    base = _play(game, [everyone] * n, seeds, env_seed, plan.random_carry, alike)
+    base = seat_scores(game, [everyone] * n, seeds, env_seed, plan.random_carry, alike)
     parts: dict[str, float] = {}
     counts: Counter = Counter()
     for k in range(n):
         changed = Choices(n)
-        scores = _play(game, substituted(everyone, one, n, k), seeds, env_seed, plan.random_carry, changed)
+        scores = seat_scores(game, substituted(everyone, one, n, k), seeds, env_seed, plan.random_carry, changed)
         if plan.way == WAYS[0]:  # agent_alone: the agent substituted, minus the scripted player at the alike table
             kind, sample = first_departure(alike.by_seat[k], changed.by_seat[k]), scores[k] - base[k]
         else:  # scripted_alone: the agent at the alike table, minus the scripted player substituted
@@ -160,11 +160,6 @@ def _deal(plan: DeparturePlan, game, everyone: Callable, one: Callable, d: int) 
         parts[kind] = parts.get(kind, 0.0) + sample / n
         counts[kind] += 1
     return parts, counts
-
-
-def _play(game, factories: list[Callable], seeds: list[int], env_seed: int, random_carry: bool,
-          watcher: Watcher) -> list[int]:
-    return play_deal(game, seat_agents(factories, seeds), env_seed, random_carry, watcher)[0]
 
 
 def markdown(report: DepartureReport) -> str:

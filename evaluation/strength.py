@@ -32,6 +32,7 @@ from tqdm import tqdm
 
 import rams_env
 from agents.registry import agent_factory, heuristic_class
+from agents.table import Watcher
 from evaluation.duplicate import MeanEstimate, estimate
 from evaluation.tournament import deal_seed, game_seeds, play_deal, seat_agents
 from evaluation.workers import run_tasks
@@ -96,7 +97,7 @@ class TableRunner:
         seeds = game_seeds(n, self.plan.seed, d, self.table)
 
         def scores(factories: list[Callable]) -> list[int]:
-            return play_deal(self.game, seat_agents(factories, seeds), env_seed, self.plan.random_carry)[0]
+            return seat_scores(self.game, factories, seeds, env_seed, self.plan.random_carry)
 
         all_agents = scores([self.agent] * n)
         out = np.zeros((len(self.opponents), len(WAYS)))
@@ -106,6 +107,12 @@ class TableRunner:
                 out[o, 0] += (scores(substituted(opponent, self.agent, n, k))[k] - all_scripted[k]) / n
                 out[o, 1] += (all_agents[k] - scores(substituted(self.agent, opponent, n, k))[k]) / n
         return out
+
+
+def seat_scores(game, factories: list[Callable], seeds: list[int], env_seed: int, random_carry: bool,
+                watcher: Watcher | None = None) -> list[int]:
+    """Each seat's payoff of deal ``env_seed`` played by fresh agents from ``factories`` with seat seeds ``seeds``."""
+    return play_deal(game, seat_agents(factories, seeds), env_seed, random_carry, watcher)[0]
 
 
 def substituted(everyone: Callable, one: Callable, n: int, seat: int) -> list[Callable]:

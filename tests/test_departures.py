@@ -57,11 +57,13 @@ def test_first_departure_names_the_decision(scripted, agent, expected):
 
 
 def test_card_plays_are_leads_or_follows_of_a_numbered_trick():
+    import numpy as np
+
     import rams_env
     from agents.table import Turn
 
     game = rams_env.make_game("mauscheln", 3)
-    state = game.new_state(__import__("numpy").random.default_rng(0), None)
+    state = game.new_state(np.random.default_rng(0), None)
     card_action = game.actions.card_actions("play", [state.hands[0][0]])[0]
     turn = Turn(game, state, 0, [card_action], None)
     turn.action = card_action
