@@ -45,7 +45,7 @@ def test_the_teacher_is_recorded_at_every_table_in_the_general_space(game):
     assert len(data) >= decisions and data.observations.shape == (len(data), space.obs_size)
     assert data.masks.shape == (len(data), space.num_actions) and data.masks.any(dim=1).all()
     assert data.masks[torch.arange(len(data)), data.actions].all()  # every recorded action was legal
-    features = {tuple(row.tolist()) for row in data.observations[:, space.padded_size:]}
+    features = {tuple(row.tolist()) for row in data.observations[:, space.padded_size:space.card_features.start]}
     expected = {tuple(space.table(spec.make_game(game)).features.tolist()) for spec in tables}
     assert features == expected  # round robin: every table (its size and rules) seen
     again = record_tables(game, tables, "heuristic", decisions, gamma=1.0, scale=0.1, seed=3, progress=False)
@@ -157,6 +157,18 @@ def test_refresher_actions_are_validated_against_the_games_labels():
 
     with pytest.raises(ConfigError, match="warm_start.actions: a list of tippen action labels"):
         load_config(None, ["trainer=batched", "game=tippen", "warm_start.actions=[knok]"])
+    assert load_config(None, ["trainer=batched", "game=tippen", "warm_start.actions=[play, tap]"])
+
+
+def test_a_card_play_refresher_records_exactly_the_decisions_where_a_card_may_be_played():
+    """``play`` stands for every card of the table's pack (its labels are the cards' codes), nothing else."""
+    tables = resolve_tables([{"num_players": 4, "preset": "loup"}, {"num_players": 3}], "tippen", None, {})
+    taught, rest = record_refresher("tippen", tables, "heuristic", 300, gamma=1.0, scale=0.1, seed=2,
+                                    progress=False, actions=["play"])
+    space = GeneralSpace("tippen")
+    plays = torch.tensor([label in space.cards for label in space.labels])
+    assert (taught.masks & plays).any(dim=1).all() and plays[taught.actions].all()
+    assert not (rest.masks & plays).any(), "a decision with a card to play was left untaught"
 
 
 def test_a_refresher_holding_other_tables_keeps_their_decisions_and_the_same_taught_deals():
@@ -170,11 +182,11 @@ def test_a_refresher_holding_other_tables_keeps_their_decisions_and_the_same_tau
     taught, rest = record_refresher("tippen", taught_at, "heuristic", 200, hold=others, **kwargs)
     alone, alone_rest = record_refresher("tippen", taught_at, "heuristic", 200, **kwargs)
     assert torch.equal(taught.observations, alone.observations) and torch.equal(taught.actions, alone.actions)
-    table_of_row = rest.observations[:, space.padded_size:]
+    table_of_row = rest.observations[:, space.padded_size:space.card_features.start]
     features = {tuple(row.tolist()) for row in table_of_row}
     expected = {tuple(space.table(spec.make_game("tippen")).features.tolist()) for spec in taught_at + others}
     assert features == expected  # the taught table's other decisions and both held tables
-    elsewhere = (table_of_row != taught.observations[0, space.padded_size:]).any(dim=1)
+    elsewhere = (table_of_row != taught.observations[0, space.padded_size:space.card_features.start]).any(dim=1)
     tap = space.labels.index("tap")
     assert rest.masks[elsewhere, tap].any()  # at the other tables the taught action's decisions are held
     assert not rest.masks[~elsewhere, tap].any()  # at the taught table they are taught
@@ -228,7 +240,8 @@ def test_holding_other_tables_moves_their_play_less():
     kwargs = dict(gamma=1.0, scale=0.1, seed=5, progress=False, actions=["tap"])
     taught, rest = record_refresher("tippen", taught_at, "heuristic", 300, **kwargs)
     _, with_others = record_refresher("tippen", taught_at, "heuristic", 300, hold=others, **kwargs)
-    elsewhere = (with_others.observations[:, space.padded_size:] != taught.observations[0, space.padded_size:])
+    elsewhere = (with_others.observations[:, space.padded_size:space.card_features.start]
+                 != taught.observations[0, space.padded_size:space.card_features.start])
     tap = space.labels.index("tap")
     other_taps = with_others.batch(torch.nonzero(elsewhere.any(dim=1) & with_others.masks[:, tap]).flatten())
     drifts = []

@@ -177,5 +177,7 @@ def test_an_anchor_on_some_actions_holds_only_the_decisions_where_they_are_legal
     space = SelfPlay("toepen", [TableSpec(4)], BatchedConfig(**TINY), seed=0).source.space
     knock = space.labels.index("knock")
     assert anchored_actions(space, ["knock"]).tolist() == [knock] and anchored_actions(space, []) is None
+    cards = [space.labels.index(code) for code in space.cards]  # "play": every card's action, once
+    assert anchored_actions(space, ["play", "knock", "7h"]).tolist() == [*cards, knock]
     with pytest.raises(ValueError, match="anchor_actions: \\['knok'\\]"):
         anchored_actions(space, ["knok"])

@@ -45,7 +45,9 @@ def test_native_observation_recovered_exactly_the_rest_zero_or_features(game, pr
     np.testing.assert_array_equal(general[..., table.obs_index], native)
     rest = np.delete(general[:, :s.padded_size], table.obs_index, axis=1)
     assert not rest.any()
-    np.testing.assert_array_equal(general[:, s.padded_size:], np.broadcast_to(table.features, (5, len(table.features))))
+    np.testing.assert_array_equal(general[:, s.padded_size:s.card_features.start],
+                                  np.broadcast_to(table.features, (5, len(table.features))))
+    # the card-play features after them are the fields' (tests/test_card_features.py)
 
 
 @pytest.mark.parametrize(("game", "preset", "n"), every_table_size())

@@ -18,8 +18,13 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 import rams_env  # noqa: E402
-from agents.checkpoint.format import CheckpointError, load_checkpoint, parameter_count  # noqa: E402
-from agents.checkpoint.general import general_meta, general_space, save_general_checkpoint  # noqa: E402
+from agents.checkpoint.format import CheckpointError, load_checkpoint, parameter_count, save_checkpoint  # noqa: E402
+from agents.checkpoint.general import (  # noqa: E402
+    general_meta,
+    general_space,
+    layout_fingerprint,
+    save_general_checkpoint,
+)
 from agents.checkpoint_agent import CheckpointAgent, build_policy  # noqa: E402
 from agents.registry import AgentSpecError, agent_factory, pretrained_path  # noqa: E402
 from agents.table import play_episode  # noqa: E402
@@ -159,3 +164,59 @@ def test_a_general_checkpoint_plays_nowhere_before_its_table_is_named(tmp_path):
     agent = CheckpointAgent(general_checkpoint(tmp_path, "toepen"))
     with pytest.raises(CheckpointError, match="once check_table"):
         agent.act(np.zeros(428, dtype=np.float32), np.ones(42, dtype=np.int8), {})
+
+
+def legacy_checkpoint(folder, game: str):
+    """A general checkpoint of ``game`` as written before the card-play features: the layout without them, a
+    first layer that reads only the older inputs."""
+    space = general_space(game)
+    old = space.obs_size - space.card_features.size
+    torch.manual_seed(3)
+    policy = build_policy(old, space.num_actions, NET_ARCH)
+    meta = {**general_meta(game), "observation_size": old,
+            "general_layout": layout_fingerprint(space, card_features=False), "net_arch": NET_ARCH, "steps": 0}
+    return save_checkpoint(folder / f"{game}_legacy.zip", meta, policy.state_dict(),
+                           optimizer_state=torch.optim.Adam(policy.parameters()).state_dict()), policy
+
+
+def heads(policy, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The policy's action logits and state values."""
+    with torch.no_grad():
+        latent_pi, latent_vf = policy.mlp_extractor(obs)
+        return policy.action_net(latent_pi), policy.value_net(latent_vf)
+
+
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
+def test_a_checkpoint_from_before_the_card_features_plays_exactly_as_before(tmp_path, game):
+    """Loaded, it reads today's layout; its logits on any observation are the old network's on the older
+    inputs, whatever the card-play features say, and it plays legally."""
+    path, old = legacy_checkpoint(tmp_path, game)
+    meta, state, _ = load_checkpoint(path)
+    space = general_space(game)
+    assert meta["observation_size"] == space.obs_size and meta["upgraded_from_layout"]
+    new = build_policy(space.obs_size, space.num_actions, NET_ARCH)
+    new.load_state_dict(state)
+    obs = torch.rand(16, space.obs_size)
+    start = space.card_features.start
+    for got, before in zip(heads(new, obs), heads(old, obs[:, :start]), strict=True):
+        np.testing.assert_allclose(got.numpy(), before.numpy(), rtol=0, atol=1e-6)
+    play_legally(f"checkpoint:{path}", game, None, deals=1)
+
+
+def test_a_run_from_before_the_card_features_is_not_resumed(tmp_path):
+    path, _ = legacy_checkpoint(tmp_path, "tippen")
+    with pytest.raises(CheckpointError, match="not resumed across layouts.*batched.init_from"):
+        load_checkpoint(path, with_optimizer=True)
+
+
+def test_a_legacy_layout_with_a_first_layer_of_another_width_is_refused(tmp_path):
+    path, _ = legacy_checkpoint(tmp_path, "toepen")
+    with zipfile.ZipFile(path) as zf:
+        meta = json.loads(zf.read("meta.json"))
+    space = general_space("toepen")
+    meta["observation_size"] = space.obs_size - space.card_features.size
+    state = {k: v for k, v in load_checkpoint(path)[1].items()}
+    state["mlp_extractor.policy_net.0.weight"] = torch.zeros(NET_ARCH[0], 5)
+    bad = save_checkpoint(tmp_path / "bad.zip", meta, state)
+    with pytest.raises(CheckpointError):
+        load_checkpoint(bad)

@@ -32,8 +32,7 @@ def _game_orders():
         configs = [(name, {"preset": p}) for p in game_class(name).rules_type.preset_names()]
         for game_name, options in configs + [e for e in extra if e[0] == name]:
             game = make_game(game_name, **options)
-            # The games keep one order per trump suit (Toepen: a single order without trumps).
-            orders = getattr(game, "_orders", None) or [game.order]
+            orders = game.trick_orders  # one per trump suit (Toepen: a single order without trumps)
             pack = game.pack()
             key = (pack.cards, tuple((tuple(o.suit), tuple(o.power)) for o in orders))
             label = f"{game_name}-{'-'.join(str(v) for v in options.values())}"

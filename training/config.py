@@ -67,8 +67,8 @@ class WarmStartConfig:
     value_coef: float = 0.5  # weight of the critic's squared error beside the actor's cross-entropy
     tables: list = field(default_factory=list)  # batched trainer: the run's tables the teacher is recorded at, as
     # entries of `tables`; [] = every one. With batched.init_from, a refresher at a few tables of a trained agent
-    actions: list = field(default_factory=list)  # batched trainer: action labels (e.g. [knock, sniff]); only the
-    # decisions where one of them is legal are fitted (and counted in `decisions`); [] = every decision
+    actions: list = field(default_factory=list)  # batched trainer: action labels (e.g. [knock, sniff]; play: every
+    # card); the decisions where one of them is legal are fitted (and counted in `decisions`); [] = every decision
     hold_other_tables: bool = False  # batched trainer, with actions and tables: the refresher also holds the
     # agent's own choices at the run's other tables (half its held decisions are deals there), not only at the
     # taught deals' other decisions, so what it teaches at a few tables does not move the others
@@ -240,16 +240,17 @@ class TrainConfig:
         self._validate_warm_start(game)
 
     def _check_action_labels(self, key: str, labels: Any) -> None:
-        """``labels`` must be a list of the game's action labels (at any of its tables)."""
+        """``labels`` must be a list of the game's action labels (at any of its tables), or ``play``."""
+        from rams_env.core.actions import PLAY
         from rams_env.core.general import GeneralSpace
 
         if labels == []:
             return  # the default: nothing to look up (the general space takes a moment to build)
-        known = GeneralSpace(self.game).labels
+        known = (*GeneralSpace(self.game).labels, PLAY)
         if not isinstance(labels, list) or any(not isinstance(a, str) or a not in known for a in labels):
             words = [label for label in known if " " not in label]
-            raise ConfigError(f"{key}: a list of {self.game} action labels (e.g. {', '.join(words[:6])}), "
-                              f"got {labels!r}")
+            raise ConfigError(f"{key}: a list of {self.game} action labels (e.g. {', '.join(words[:6])}; "
+                              f"{PLAY}: every card), got {labels!r}")
 
     def _validate_warm_start(self, game) -> None:
         """The teacher must be a scripted or checkpoint spec, the sizes positive."""

@@ -134,11 +134,13 @@ def load_checkpoint(path: str | Path, with_optimizer: bool = False) -> tuple[dic
         raise CheckpointError(path, f"{size} bytes on disk (limit {MAX_FILE_BYTES // 2**20} MiB); refused")
     try:
         with open_bounded(path, member_caps()) as zf:
-            return _read(zf, path, with_optimizer)
+            meta, state, optimizer = _read(zf, path, with_optimizer)
     except ZipRefused as err:
         raise CheckpointError(path, f"{err}; refused") from None
     except OSError as err:
         raise CheckpointError(path, f"cannot read it ({err.strerror or err})") from None
+    from agents.checkpoint.general import upgraded  # it imports this module
+    return upgraded(meta, state, optimizer, path)
 
 
 def load_trainer_state(path: str | Path) -> dict[str, Any] | None:

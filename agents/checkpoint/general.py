@@ -4,7 +4,9 @@ A general checkpoint is an ordinary rams checkpoint (agents/checkpoint/format.py
 nothing else) whose ``meta.json`` says ``"observation": "general"``: its network reads the game's
 :class:`~rams_env.core.general.GeneralSpace` (``observation_size``, ``action_size`` are the space's) and
 ``general_layout`` fingerprints that space, so a checkpoint trained before a preset changed the layout is
-refused instead of read with shifted inputs. Writers call :func:`save_general_checkpoint` (or put
+refused instead of read with shifted inputs. One change of layout is read on purpose: a checkpoint written
+before the card-play features were appended gets zero weights for them when it is loaded (:func:`upgraded`,
+called by ``load_checkpoint``), so it plays as it always did. Writers call :func:`save_general_checkpoint` (or put
 :func:`general_meta` in the metadata); the agent maps each table into the space (agents/checkpoint_agent.py).
 """
 
@@ -20,6 +22,7 @@ import torch
 
 from agents.checkpoint.format import GENERAL, CheckpointError, save_checkpoint
 from rams_env.core.general import GeneralSpace, Table
+from rams_env.registry import GAMES
 
 
 @cache
@@ -28,10 +31,16 @@ def general_space(game: str) -> GeneralSpace:
     return GeneralSpace(game)
 
 
-def layout_fingerprint(space: GeneralSpace) -> str:
-    """A short hash of everything that places an input or an action: fields, features, action labels."""
+FIRST_LAYERS = ("mlp_extractor.policy_net.0.weight", "mlp_extractor.value_net.0.weight")
+"""The weights that read the observation (every rams network has both towers, training/batched/network.py)."""
+
+
+def layout_fingerprint(space: GeneralSpace, card_features: bool = True) -> str:
+    """A short hash of everything that places an input or an action: fields, features, action labels
+    (``card_features`` False: the layout before the card-play features were appended)."""
+    features = space.feature_names if card_features else space.table_feature_names
     layout = [[(p.name, p.start, p.seats, p.units, p.cards) for p in space.fields.values()],
-              space.cards, space.feature_names, space.labels]
+              space.cards, features, space.labels]
     return hashlib.sha256(json.dumps(layout).encode()).hexdigest()[:16]
 
 
@@ -52,6 +61,32 @@ def save_general_checkpoint(path: str | Path, game: str, net_arch: list[int], st
 
 def is_general(meta: dict[str, Any]) -> bool:
     return meta.get("observation") == GENERAL
+
+
+def upgraded(meta: dict[str, Any], state: dict[str, torch.Tensor], optimizer: Any,
+             path: str | Path) -> tuple[dict[str, Any], dict[str, torch.Tensor], Any]:
+    """A general checkpoint written before the card-play features (rams_env/core/card_features.py) in
+    today's layout: its first layers get zero weights for the appended inputs, so it plays exactly as it
+    did, and a fine-tune from it (``batched.init_from``) learns to read them. Any other checkpoint is
+    returned as it is. Its optimizer and league were built for the old inputs: such a run is not resumed."""
+    if not is_general(meta) or meta["game"] not in GAMES:
+        return meta, state, optimizer
+    space = general_space(meta["game"])
+    old_size = space.obs_size - space.card_features.size
+    if meta.get("general_layout") != layout_fingerprint(space, card_features=False) \
+            or meta["observation_size"] != old_size:
+        return meta, state, optimizer
+    if optimizer is not None:
+        raise CheckpointError(path, "written before the card-play features were added to the general "
+                                    "observation: a run is not resumed across layouts; start a new run from "
+                                    "its weights with batched.init_from")
+    state = dict(state)
+    for name in FIRST_LAYERS:
+        weight = state.get(name)
+        if weight is None or weight.ndim != 2 or weight.shape[1] != old_size:
+            raise CheckpointError(path, f"{name} does not read the {old_size} inputs its metadata declares")
+        state[name] = torch.cat([weight, weight.new_zeros(weight.shape[0], space.card_features.size)], dim=1)
+    return {**meta, **general_meta(meta["game"]), "upgraded_from_layout": meta["general_layout"]}, state, None
 
 
 def general_table(meta: dict[str, Any], game, path: str | Path) -> Table:

@@ -13,7 +13,7 @@ play. The members are strings, so labels and ``start["play"]`` keep working.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -72,6 +72,16 @@ PLAY = "play"
 def play_segment(pack: Pack) -> Segment:
     """Every trick game's first segment: one action per card, labelled by its code."""
     return Segment.cards(PLAY, pack, bare=True, doc="play this card")
+
+
+def with_plays(names: Sequence[str], labels: Sequence[str], cards: Collection[str]) -> list[str]:
+    """``names`` (action labels) with :data:`PLAY` standing for every card-play label among ``labels``: each
+    card's bare code (:func:`play_segment`). A config says "every card played" in one word (a card-play
+    refresher: ``warm_start.actions: [play]``)."""
+    out: list[str] = []
+    for name in names:
+        out += [label for label in labels if label in cards] if name == PLAY else [name]
+    return list(dict.fromkeys(out))
 
 
 class ActionLayout:

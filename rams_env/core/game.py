@@ -31,6 +31,7 @@ from rams_env.core.observation import ObservationLayout
 from rams_env.core.perdeal import PER_DEAL, per_deal_dict, per_deal_list
 from rams_env.core.phases import PhaseTable
 from rams_env.core.rules import Rules, RulesError
+from rams_env.core.tricks import TrickOrder
 
 
 class OptionError(ValueError):
@@ -178,6 +179,11 @@ class Game(ABC):
         self.ids: dict[str, int] = self.actions.singles
         """Action id of each one-action segment by name (``self.ids["pass"]``)."""
         self.observation: ObservationLayout = self.build_observation()
+        self.trick_orders: tuple[TrickOrder, ...] = ()
+        """Every trick order a deal of this table may play under, one per slot of the observation's trump
+        one-hot in suit order (one order for a game without a trump field), set by the game: the public card
+        strengths the card-play features read (rams_env/core/card_features.py) and the batched kernels' trick
+        tables."""
 
     @functools.cached_property
     def state_layout(self) -> ObservationLayout:

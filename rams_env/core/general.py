@@ -13,7 +13,9 @@ over every preset and every table size the rules allow, so nothing is declared t
   zero. A *card* field (a block the size of the table's pack) is aligned by card code over every pack
   the game uses, so the same card is the same input whatever the pack, as it is the same action.
 - **Features** after the fields: the table size (one-hot over the sizes the game allows) and the rules
-  in effect (rams_env/core/general_rules.py), so one network can tell its tables apart.
+  in effect (rams_env/core/general_rules.py), so one network can tell its tables apart; then the
+  card-play features (rams_env/core/card_features.py: per card in hand, trump, winning the trick as it
+  stands, highest of its suit still out), computed from the fields.
 - **Actions.** The union of every table's labels: the default preset's ids first (unchanged), the
   others' new labels after, in preset order.
 
@@ -30,6 +32,8 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from rams_env.core.card_features import CardFeatureLayout, TableOrders
+from rams_env.core.card_features import write as write_card_features
 from rams_env.core.game import Game
 from rams_env.core.general_rules import RuleFeatures
 from rams_env.core.observation import OBS_DTYPE
@@ -117,7 +121,12 @@ class GeneralSpace:
         self.fields = _plan_fields(tables, self.sizes[-1], len(self.cards))
         self.padded_size = sum(p.size for p in self.fields.values())
         self.rules = RuleFeatures(type(tables[0].rules), [g.rules for g in tables])
-        self.feature_names = [f"players={n}" for n in self.sizes] + self.rules.names
+        self.table_feature_names = [f"players={n}" for n in self.sizes] + self.rules.names
+        """The table's features: its size and the rules in effect (constant over a table's deals)."""
+        self.card_features = CardFeatureLayout(self.fields, self.cards, self.sizes[-1],
+                                               self.padded_size + len(self.table_feature_names))
+        """The card-play features after them (rams_env/core/card_features.py), computed from each observation."""
+        self.feature_names = self.table_feature_names + self.card_features.names
         self.obs_size = self.padded_size + len(self.feature_names)
         self.labels = tuple(dict.fromkeys(label for g in tables for label in g.actions.labels))
         """Every table's action labels, the default preset's first (its ids unchanged)."""
@@ -178,7 +187,10 @@ class Table:
         self.obs_index = space.obs_index(game)
         """(native obs size,) int64: where each native float goes in the general vector."""
         self.features = space.features(game)
-        """(k,) float32: the table size and rules in effect, at ``general[padded_size:]``."""
+        """(k,) float32: the table size and rules in effect, at ``general[padded_size:padded_size + k]``."""
+        self.card_features = space.card_features
+        self.orders = TableOrders(space.card_features, game.trick_orders, game.pack().codes, game.num_players)
+        """This table's card strengths per trump, which the card-play features read."""
         self.action_of_native = space.action_index(game)
         """(native A,) int64: the general id of each native action."""
         self.native_of_action = np.full(space.num_actions, -1, dtype=np.int64)
@@ -195,14 +207,19 @@ class Table:
             run.target(out)[...] = run.source(native)
 
     def obs(self, native: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """(..., native) observations as (..., general) float32: ``obs_index``'s scatter, features appended.
+        """(..., native) observations as (..., general) float32: ``obs_index``'s scatter, then the table's
+        features and the card-play features computed from the scattered fields.
 
         ``out`` (optional, (..., general) float32) is zeroed and filled in place, so a buffer of any table of
         the space can be reused."""
         native = np.asarray(native)
         out = _zeroed_out(native, len(self.obs_index), "observation", self.obs_size, OBS_DTYPE, out)
         self.scatter(native, out)
-        out[..., self._padded:] = self.features
+        out[..., self._padded:self._padded + len(self.features)] = self.features
+        rows = out.reshape(-1, self.obs_size)
+        write_card_features(self.card_features, self.orders, rows)
+        if not np.shares_memory(rows, out):  # an ``out`` that is not contiguous: reshape copied it
+            out[...] = rows.reshape(out.shape)
         return out
 
     def mask(self, native: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:

@@ -37,6 +37,7 @@ from tqdm import tqdm
 
 from agents.registry import agent_factories
 from agents.table import Turn, _choose, reads
+from rams_env.core.actions import with_plays
 from rams_env.core.game import Game
 from rams_env.core.general import GeneralSpace, Table
 from training.batched.network import ActorCritic, masked_log_probs
@@ -63,7 +64,8 @@ class TeacherTable:
 def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str,
                    actions: Sequence[str] = ()) -> list[TeacherTable]:
     """Each table's game, general map and teachers (a teacher per seat: agents may keep per-deal memory), and
-    the actions whose decisions are recorded (``actions`` by label; none named: every decision)."""
+    the actions whose decisions are recorded (``actions`` by label, ``play`` for every card; none named: every
+    decision)."""
     space = GeneralSpace(game_name)
     out = []
     for spec in tables:
@@ -71,7 +73,8 @@ def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str,
         factory = agent_factories([teacher], game)[teacher]
         teachers = [factory(seat) for seat in range(game.num_players)]
         labels = [game.actions.label(a) for a in range(game.actions.size)]
-        kept = np.array([a for a, label in enumerate(labels) if not actions or label in actions], np.int64)
+        taught = set(with_plays(actions, labels, game.pack().codes))
+        kept = np.array([a for a, label in enumerate(labels) if not actions or label in taught], np.int64)
         out.append(TeacherTable(game, space.table(game), teachers, reads(teachers[0]), kept))
     return out
 

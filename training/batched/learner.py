@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import torch
 
+from rams_env.core.actions import with_plays
 from training.batched.arrays import as_arrays, as_tensors
 from training.batched.league import LEARNER, RANDOM, League
 from training.batched.network import ActorCritic, act, act_frozen
@@ -63,7 +64,7 @@ class BatchedConfig:
     # agents/pretrained/toepen.zip); "" = fresh weights. Same space and net_arch, else a CheckpointError
     anchor_coef: float = 0.0  # > 0: the loss adds this times KL(policy || anchor), the anchor being the policy the
     # run started from (after warm_start or init_from): self-play improves on it without forgetting it (ppo.py)
-    anchor_actions: list = field(default_factory=list)  # action labels: the anchor holds only the decisions where
+    anchor_actions: list = field(default_factory=list)  # action labels (play: every card): the anchor holds only where
     # one of them is legal (a refresher's taught choices, e.g. [knock, sniff]); [] = every decision
     reward_norm: str = "none"  # "per_table": each table's rewards divided by the running spread of its deals'
     # payoffs, so tables that pay little weigh as much as those that pay much (reward_norm.py); "none": as they are
@@ -77,7 +78,9 @@ class BatchedConfig:
 
 
 def anchored_actions(space, labels: list[str]) -> torch.Tensor | None:
-    """The general-space ids of ``batched.anchor_actions`` (None: the anchor holds every decision)."""
+    """The general-space ids of ``batched.anchor_actions`` (``play``: every card; None: the anchor holds every
+    decision)."""
+    labels = with_plays(labels, space.labels, space.cards)
     unknown = [label for label in labels if label not in space.labels]
     if unknown:
         raise ValueError(f"batched.anchor_actions: {unknown} are not actions of {space.game_name}")

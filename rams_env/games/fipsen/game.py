@@ -52,14 +52,14 @@ class Fipsen(Game):
         super().__init__(num_players if num_players is not None else rules.spec.players, rules, session=session)
         self.spec = self.rules.spec
         self.ladder: tuple[Contract, ...] = self.spec.ladder
-        self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
+        self.trick_orders = tuple(TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS)))
         self.preference = SUITS.index(self.spec.preference)
         self.suits = sorted({suit_of(c) for c in self.pack().cards})
         self.thedinghausen = self.rules.variant is Variant.THEDINGHAUSEN
 
     def order(self, state: FipsenState) -> TrickOrder:
         """Card strengths with this deal's trump (built once per suit)."""
-        return self._orders[state.trump]
+        return self.trick_orders[state.trump]
 
     # ------------------------------------------------------------ declarations
     def player_range(self) -> tuple[int, int]:

@@ -68,7 +68,7 @@ class Lupfen(PotGame):
 
     def __init__(self, num_players: int | None = None, rules: LupfenRules | None = None, *, session=False):
         super().__init__(num_players, rules, session=session)
-        self._orders = [TrickOrder(RANKS, trump=t) for t in range(len(SUITS))]
+        self.trick_orders = tuple(TrickOrder(RANKS, trump=t) for t in range(len(SUITS)))
         self.scrap_offer = PrivateChoice((self.ids[Act.SCRAP], self.ids[Act.KEEP]), self.ids[Act.KEEP],
                                          lambda state, seat: scrap_hand(state.hands[seat]))
         """Every player in the game is asked; only a holder of two Unters and an Ober may scrap."""
@@ -145,7 +145,7 @@ class Lupfen(PotGame):
         state.trump = suit_of(state.turned)
 
     def legal_play(self, state: LupfenState) -> list[int]:
-        hand_cards = self._orders[state.trump].legal_plays(state.hands[state.to_act], [c for _, c in state.trick],
+        hand_cards = self.trick_orders[state.trump].legal_plays(state.hands[state.to_act], [c for _, c in state.trick],
                                                            PLAY_RULES)
         return self.actions.card_actions(PLAY, hand_cards)
 
@@ -264,7 +264,7 @@ class Lupfen(PotGame):
         return None
 
     def play(self, state: LupfenState, seat: int, name: Act, card: int) -> Next:
-        trick = play_card(state, seat, card, self._orders[state.trump], state.active)
+        trick = play_card(state, seat, card, self.trick_orders[state.trump], state.active)
         if trick is not None and state.tricks_played == TRICKS:
             self.settle(state)  # a third of the pot per trick; a trickless player pays the pot (double when blind)
             self.end_deal(state, "played")

@@ -60,8 +60,8 @@ class Mauscheln(PotGame):
                                       self._give_turn_up)
         """Up to four cards with the talon ("Exchanging"); a knocking dealer exchanges first, for the turn-up."""
         top_trumps = [BELLI] if self.rules.belli else [WELI] if self.rules.weli else []
-        self._orders = [TrickOrder(NATURAL_ORDER, trump=t, top_trumps=top_trumps, top_trumps_below=1)
-                        for t in range(len(SUITS))]
+        self.trick_orders = tuple(TrickOrder(NATURAL_ORDER, trump=t, top_trumps=top_trumps, top_trumps_below=1)
+                                  for t in range(len(SUITS)))
 
     # ------------------------------------------------------------ declarations
     def build_actions(self) -> ActionLayout:
@@ -80,7 +80,7 @@ class Mauscheln(PotGame):
 
     def order(self, state: MauschelnState) -> TrickOrder:
         """Card strengths with this deal's trump (built once per suit)."""
-        return self._orders[state.trump]
+        return self.trick_orders[state.trump]
 
     # ------------------------------------------------------------ session/deal
     def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:

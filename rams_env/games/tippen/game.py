@@ -59,7 +59,7 @@ class Tippen(PotGame):
 
     def __init__(self, num_players: int | None = None, rules: TippenRules | None = None, *, session=False):
         super().__init__(num_players, rules, session=session)
-        self._orders = [TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS))]
+        self.trick_orders = tuple(TrickOrder(NATURAL_ORDER, trump=t) for t in range(len(SUITS)))
         self.robbing = PrivateChoice((self.ids[Act.DECLINE], self.ids[Act.ROB]), self.ids[Act.DECLINE],
                                      privileges.holds_trump_seven)
         """Every player is asked; only the holder of the trump seven may rob the upcard."""
@@ -71,7 +71,7 @@ class Tippen(PotGame):
 
     def order(self, state: TippenState) -> TrickOrder:
         """Card strengths with this deal's trump (built once per suit)."""
-        return self._orders[state.trump]
+        return self.trick_orders[state.trump]
 
     def build_actions(self) -> ActionLayout:
         return ActionLayout([

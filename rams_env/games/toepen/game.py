@@ -52,6 +52,7 @@ class Toepen(Game):
     def __init__(self, num_players: int | None = None, rules: ToepenRules | None = None, *, session: bool = False):
         super().__init__(num_players, rules, session=session)
         self.order = TrickOrder(RANKS)
+        self.trick_orders = (self.order,)
         self.precedence = [SUITS.index(s) for s in self.rules.suit_precedence]
         self.jack_announcement = PrivateChoice((self.ids[Act.ANNOUNCE], self.ids[Act.SILENT]), self.ids[Act.SILENT],
                                                openings.may_announce_jacks)

@@ -12,8 +12,6 @@ kinds are turned into the three things the reference's ``_won_auction`` does wit
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 
 from rams_env.core.cards import SUITS, card, rank_of, suit_of
@@ -91,9 +89,8 @@ def build_spec(game: Fipsen, *, session: bool, random_carry: bool) -> tuple[np.n
         "rutenas_mask": cards_where(lambda c: c == card(RUTENAS)),
         "seven_mask": cards_where(lambda c: rank_of(c) == "7"), "ace_mask": cards_where(lambda c: rank_of(c) == "A"),
     }
-    orders = [game.order(SimpleNamespace(trump=t)) for t in range(len(SUITS))]
     values["choices"] = choice_pairs(values, len(PHASES), CHOICES)
-    return rule_record(values, SPEC_FIELDS), order_tables(orders, pack)
+    return rule_record(values, SPEC_FIELDS), order_tables(game.trick_orders, pack)
 
 
 def ladder_arrays(ladder) -> dict[str, list]:

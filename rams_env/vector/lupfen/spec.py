@@ -73,4 +73,4 @@ def build_spec(game: Lupfen, *, session: bool, random_carry: bool) -> tuple[np.n
         "ace_mask": cards_where(lambda c: rank_of(c) == "A"),
     }
     values["choices"] = choice_pairs(values, len(PHASES), {})  # every phase's choices depend on the hand or rules
-    return rule_record(values, SPEC_FIELDS), order_tables(game._orders, pack)
+    return rule_record(values, SPEC_FIELDS), order_tables(game.trick_orders, pack)

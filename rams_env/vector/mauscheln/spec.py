@@ -10,8 +10,6 @@ them as arguments keeps numba's on-disk cache valid whatever the rules.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 
 from rams_env.core.cards import RANKS, SUITS, card, rank_of, suit_of
@@ -45,7 +43,7 @@ def build_spec(game: Mauscheln, *, session: bool, random_carry: bool) -> tuple[n
     rules, pack, layout = game.rules, game.pack(), game.observation
     check_layout(layout, OBS_FIELDS, "mauscheln")
     seat_fields = {f.name: f for f in layout.seats.fields}
-    orders = [game.order(SimpleNamespace(trump=t)) for t in range(len(SUITS))]  # order() reads the trump only
+    orders = game.trick_orders
 
     def cards_where(keep) -> np.uint64:
         return np.uint64(sum(1 << i for i, c in enumerate(pack.cards) if keep(c)))

@@ -114,4 +114,4 @@ def build_spec(game: Tippen, *, session: bool, random_carry: bool) -> tuple[np.n
     privilege = "knock" if values["knock"] else "sniff"
     choices = {"bid": ("tap", "pass"), "drop": ("tap", "drop"), "dealer": (privilege, "decline")}
     values["choices"] = choice_pairs(values, len(PHASES), choices)  # the phases that always offer two actions
-    return rule_record(values, SPEC_FIELDS), order_tables(game._orders, pack)
+    return rule_record(values, SPEC_FIELDS), order_tables(game.trick_orders, pack)

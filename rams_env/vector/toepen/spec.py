@@ -77,4 +77,4 @@ def build_spec(game: Toepen, *, session: bool, random_carry: bool) -> tuple[np.n
         "jack_mask": cards_where(lambda c: rank_of(c) == "J"),
     }
     values["choices"] = choice_pairs(values, len(PHASES), CHOICES)
-    return rule_record(values, SPEC_FIELDS), order_tables([game.order], pack)
+    return rule_record(values, SPEC_FIELDS), order_tables(game.trick_orders, pack)
