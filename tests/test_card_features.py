@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+import pytest
 
 import rams_env
 from rams_env.core.card_features import FEW_ROWS, KINDS
@@ -96,3 +97,31 @@ def test_features_come_after_the_table_features_and_are_named_by_card():
     assert s.obs_size == layout.start + layout.size == layout.start + len(KINDS) * len(s.cards)
     assert s.feature_names[-layout.size] == f"{KINDS[0]}:{s.cards[0]}"
     assert s.feature_names[-1] == f"{KINDS[-1]}:{s.cards[-1]}"
+
+
+@pytest.mark.parametrize("game", list(rams_env.GAMES))
+def test_features_do_not_change_when_the_other_seats_hidden_cards_are_swapped(game):
+    """The player to act sees the same general observation, features included, whatever the others hold."""
+    env = rams_env.make(game)
+    g, table = env.unwrapped.game, space(game).table(env.unwrapped.game)
+    rng = np.random.default_rng(0)
+    native = np.zeros(g.observation.size, np.float32)
+
+    def seen(state, seat: int) -> np.ndarray:
+        native[:] = 0
+        g.encode(state, seat, native)
+        return table.obs(native)
+
+    checked = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        for agent in env.agent_iter(max_iter=300):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            state, seat = env.unwrapped.game_state, env.unwrapped.possible_agents.index(agent)
+            np.testing.assert_array_equal(seen(g.shuffle_unseen(state, seat, rng), seat), seen(state, seat))
+            checked += 1
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert checked

@@ -45,11 +45,11 @@ NEEDED = ("hand", "trick", "played", "leader")
 class CardFeatureLayout:
     """Where the features read (the general space's field starts) and write (after the table features)."""
 
-    def __init__(self, fields: dict, cards: Sequence[str], max_players: int, start: int) -> None:
+    def __init__(self, fields: dict, cards: Sequence[str], start: int) -> None:
         missing = [name for name in NEEDED if name not in fields]
         if missing:
             raise ValueError(f"card-play features need the fields {missing}")
-        self.cards, self.seats, self.start = len(cards), max_players, start
+        self.cards, self.start = len(cards), start
         self.codes = tuple(cards)
         self.hand, self.trick = fields["hand"].start, fields["trick"].start
         self.played, self.leader = fields["played"].start, fields["leader"].start
@@ -82,6 +82,8 @@ class TableOrders:
         assert self.power.max() < LED, "card powers must stay below the score offsets"
         in_pack = set(pack)
         self.pack = np.array([c in in_pack for c in layout.codes])
+        self.pack_slots = np.flatnonzero(self.pack).tolist()
+        """The card slots of this table's pack, as a list (the one-row path walks them)."""
         self.suit_runs = [SuitRuns(self.suit[i]) for i in range(len(orders))]
         """Per order, its cards grouped by effective suit: a suit's highest live card in one reduction."""
         self.same_suits = all(np.array_equal(self.suit[0], s) for s in self.suit)
@@ -140,11 +142,11 @@ def _write_row(layout: CardFeatureLayout, orders: TableOrders, row: np.ndarray) 
     if layout.discards is not None:
         gone.update(np.flatnonzero(row[layout.discards:layout.discards + n]).tolist())
     highest: dict[int, int] = {}  # effective suit -> highest power of a live card
-    for slot in np.flatnonzero(orders.pack).tolist():
+    for slot in orders.pack_slots:
         if slot not in gone and slot not in hand:
             s = suit[ids[slot]]
             highest[s] = max(highest.get(s, -1), power[ids[slot]])
-    winner, led = _trick_winner(layout, order, ids, row, on_table)
+    winner, led = _trick_winner(layout, order, ids, row, on_table, orders.seats)
     out = row[layout.start:layout.start + layout.size]
     for slot in hand:
         c = ids[slot]
@@ -154,10 +156,10 @@ def _write_row(layout: CardFeatureLayout, orders: TableOrders, row: np.ndarray) 
 
 
 def _trick_winner(layout: CardFeatureLayout, order: TrickOrder, ids: list[int], row: np.ndarray,
-                  on_table: np.ndarray) -> tuple[int | None, int]:
+                  on_table: np.ndarray, seats: int) -> tuple[int | None, int]:
     """(the card winning the trick as it stands, the led suit); (None, -1) before a card is led. The obs gives
     each seat's card, not the order of play, but only the led card's place matters: the leader's."""
-    leader = row[layout.leader:layout.leader + layout.seats]
+    leader = row[layout.leader:layout.leader + seats]
     if not len(on_table) or not leader.any():
         return None, -1
     by_seat = {int(i) // layout.cards: ids[int(i) % layout.cards] for i in on_table}

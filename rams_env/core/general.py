@@ -123,8 +123,8 @@ class GeneralSpace:
         self.rules = RuleFeatures(type(tables[0].rules), [g.rules for g in tables])
         self.table_feature_names = [f"players={n}" for n in self.sizes] + self.rules.names
         """The table's features: its size and the rules in effect (constant over a table's deals)."""
-        self.card_features = CardFeatureLayout(self.fields, self.cards, self.sizes[-1],
-                                               self.padded_size + len(self.table_feature_names))
+        features_end = self.padded_size + len(self.table_feature_names)
+        self.card_features = CardFeatureLayout(self.fields, self.cards, features_end)
         """The card-play features after them (rams_env/core/card_features.py), computed from each observation."""
         self.feature_names = self.table_feature_names + self.card_features.names
         self.obs_size = self.padded_size + len(self.feature_names)
@@ -218,7 +218,7 @@ class Table:
         out[..., self._padded:self._padded + len(self.features)] = self.features
         rows = out.reshape(-1, self.obs_size)
         write_card_features(self.card_features, self.orders, rows)
-        if not np.shares_memory(rows, out):  # an ``out`` that is not contiguous: reshape copied it
+        if not np.may_share_memory(rows, out):  # an ``out`` that is not contiguous: reshape copied it
             out[...] = rows.reshape(out.shape)
         return out
 
