@@ -53,6 +53,7 @@ class CeilingPlan:
     mode: str = "omniscient"
     worlds: int = 30  # pimc: worlds per decision
     seed: int = HELD_OUT_SEED  # the strength gate's held-out deal seeds
+    random_carry: bool = False  # deals from random carried-over state, as `rams strength --random-carry`
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -89,7 +90,7 @@ class Searcher:
     def play(self, env_seed: int, seeds: list[int], me: int) -> list[float]:
         """One deal, the searcher in seat ``me`` (-1: nobody, the all-scripted table); every seat's payoff."""
         game = self.game
-        state = game.new_state(np.random.default_rng(env_seed), None)
+        state = game.new_state(np.random.default_rng(env_seed), None, random_carry=self.plan.random_carry)
         start, history, agents = copy.deepcopy(state), [], self.scripted(seeds)
         while not state.terminal:
             seat = state.to_act
@@ -215,12 +216,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mode", choices=MODES, default="omniscient")
     parser.add_argument("--deals", type=int, default=200, help="held-out deal seeds (the strength gate's)")
     parser.add_argument("--worlds", type=int, default=30, help="pimc: consistent worlds per decision")
+    parser.add_argument("--random-carry", action="store_true",
+                        help="deals from random carried-over state (as rams strength --random-carry)")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
-    plan = CeilingPlan(args.game, args.preset, args.players, args.opponent, args.deals, args.mode, args.worlds)
+    plan = CeilingPlan(args.game, args.preset, args.players, args.opponent, args.deals, args.mode, args.worlds,
+                       random_carry=args.random_carry)
     result, searcher = run_ceiling(plan, progress=not args.quiet)
     unit = searcher.game.score_unit
-    print(f"{args.game} {args.preset or 'default'} {args.players}p, {args.mode} searcher alone among "
+    carried = ", random carry" if args.random_carry else ""
+    print(f"{args.game} {args.preset or 'default'} {args.players}p{carried}, {args.mode} searcher alone among "
           f"{args.opponent}: {result.mean:+.3f} [{result.low:+.3f}, {result.high:+.3f}] {unit}/deal over "
           f"{result.n} deals; {searcher.decisions} searched decisions, {searcher.fallbacks} fell back")
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from evaluation.ceiling import CeilingPlan, Searcher, main, run_ceiling
+from evaluation.strength import seat_scores
 from evaluation.tournament import deal_seed, game_seeds
 
 PLAN = CeilingPlan("tippen", "meyers_1905", 4, "heuristic", deals=12)
@@ -61,6 +62,19 @@ def test_pimc_worlds_agree_with_what_the_searcher_saw_and_the_true_deal_is_one_o
     for world, _ in searcher.worlds(state, start, history, agents, seeds):
         assert np.array_equal(searcher.observe(world, 0), searcher.observe(state, 0))
         assert world.hands[0] == state.hands[0]
+
+
+@pytest.mark.parametrize("carried", [False, True])
+def test_the_scripted_table_plays_the_strength_gates_deals(carried):
+    """The searcher's all-scripted table is the gate's: the same deal seeds give every seat the payoff
+    `rams strength` gives it, from a fresh session or (Thedinghausen's race, ``--random-carry``) a carried one."""
+    plan = CeilingPlan("fipsen", "thedinghausen", 5, "heuristic", deals=2, random_carry=carried)
+    searcher = Searcher(plan, np.random.default_rng(4))
+    n = plan.num_players
+    for d in range(4):
+        env_seed, seeds = deal(plan, d)
+        assert searcher.play(env_seed, seeds, -1) == seat_scores(searcher.game, [searcher.factory] * n, seeds,
+                                                                 env_seed, carried)
 
 
 def test_the_estimate_and_the_command(capsys):

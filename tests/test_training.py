@@ -366,7 +366,8 @@ GENERAL_RECIPES = {
     "tippen.zip": "tippen_tap.yaml",  # tippen_blind.zip with its tap refreshed where the bete is a stake
     "lupfen.zip": "lupfen_batched.yaml",
     "mauscheln.zip": "mauscheln_batched.yaml",
-    "fipsen.zip": "fipsen_batched.yaml",
+    "fipsen_base.zip": "fipsen_batched.yaml",
+    "fipsen.zip": "fipsen_cardplay.yaml",  # a card-play stage on fipsen_base.zip
 }
 """Every general checkpoint in agents/pretrained/ and the config under configs/train/ that made it (docs/results.md)."""
 
