@@ -58,18 +58,24 @@ def positions(game: str, preset: str, n: int, deals: int = 3,
     for seed in range(most):
         if seed >= deals and any(w[1].any() for w in want):
             break
-        env.reset(seed=seed)
-        for agent in env.agent_iter(max_iter=600):
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            view = g.view(env.unwrapped.game_state, env.unwrapped.possible_agents.index(agent))
+        for seat, obs in random_play(env, seed, rng, max_iter=600):
+            view = g.view(env.unwrapped.game_state, seat)
             native.append(obs["observation"])
             want.append(expected(g, view, space(game).cards))
             trick.append(bool(view["trick"]))
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     return np.array(native), np.array(want), np.array(trick)
+
+
+def random_play(env, seed: int, rng: np.random.Generator, max_iter: int):
+    """One deal of random legal play: yields (seat to act, its observation) at every decision, before the move."""
+    env.reset(seed=seed)
+    for agent in env.agent_iter(max_iter=max_iter):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        yield env.unwrapped.possible_agents.index(agent), obs
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
 def features(table, native: np.ndarray) -> np.ndarray:
@@ -114,14 +120,8 @@ def test_features_do_not_change_when_the_other_seats_hidden_cards_are_swapped(ga
 
     checked = 0
     for seed in range(3):
-        env.reset(seed=seed)
-        for agent in env.agent_iter(max_iter=300):
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            state, seat = env.unwrapped.game_state, env.unwrapped.possible_agents.index(agent)
+        for seat, _ in random_play(env, seed, rng, max_iter=300):
+            state = env.unwrapped.game_state
             np.testing.assert_array_equal(seen(g.shuffle_unseen(state, seat, rng), seat), seen(state, seat))
             checked += 1
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert checked
