@@ -363,7 +363,9 @@ GENERAL_RECIPES = {
     "toepen.zip": "toepen_styles.yaml",  # a fine-tune of toepen_bluffer.zip
     "tippen_selfplay.zip": "tippen_batched.yaml",
     "tippen_blind.zip": "tippen_styles.yaml",  # a fine-tune of tippen_selfplay.zip: its blind choices refreshed
-    "tippen.zip": "tippen_tap.yaml",  # tippen_blind.zip with its tap refreshed where the bete is a stake
+    "tippen_tap.zip": "tippen_tap.yaml",  # tippen_blind.zip with its tap refreshed where the bete is a stake
+    "tippen_cardplay.zip": "tippen_cardplay.yaml",  # a card-play stage on tippen_tap.zip
+    "tippen.zip": "tippen_cardplay_tap.yaml",  # tippen_cardplay.zip with its tap refreshed as tippen_tap.yaml did
     "lupfen.zip": "lupfen_batched.yaml",
     "mauscheln.zip": "mauscheln_batched.yaml",
     "fipsen_base.zip": "fipsen_batched.yaml",
