@@ -74,6 +74,25 @@ def test_config_rejects_unknown_keys_and_bad_values(tmp_path):
     assert load_config(ROOT / "configs/train/toepen.yaml", ["ppo.learning_rate=1e-4"]).ppo.learning_rate == 1e-4
 
 
+def test_a_config_extends_another_beside_it_section_by_section(tmp_path):
+    (tmp_path / "base.yaml").write_text("game: tippen\nseed: 3\nppo: {learning_rate: 0.01, n_epochs: 2}\n")
+    (tmp_path / "mid.yaml").write_text("extends: base.yaml\nseed: 5\nppo: {n_epochs: 7}\n")
+    (tmp_path / "top.yaml").write_text("extends: mid.yaml\ntotal_timesteps: 1000\n")
+    config = load_config(tmp_path / "top.yaml", ["ppo.batch_size=64"])
+    assert (config.game, config.seed, config.total_timesteps) == ("tippen", 5, 1000)
+    assert (config.ppo.learning_rate, config.ppo.n_epochs, config.ppo.batch_size) == (0.01, 7, 64)
+    (tmp_path / "loop.yaml").write_text("extends: loop2.yaml\n")
+    (tmp_path / "loop2.yaml").write_text("extends: loop.yaml\n")
+    with pytest.raises(ConfigError, match="extends itself"):
+        load_config(tmp_path / "loop.yaml")
+    (tmp_path / "lost.yaml").write_text("extends: nowhere.yaml\n")
+    with pytest.raises(ConfigError, match="nowhere.yaml"):
+        load_config(tmp_path / "lost.yaml")
+    (tmp_path / "bad.yaml").write_text("extends: base.yaml\nppo: {learning_rat: 1}\n")
+    with pytest.raises(ConfigError, match="learning_rat"):  # keys checked after the merge, as ever
+        load_config(tmp_path / "bad.yaml")
+
+
 def test_every_game_has_a_valid_training_config_with_default_rules_and_table():
     import rams_env
 

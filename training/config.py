@@ -353,14 +353,36 @@ def set_override(data: dict[str, Any], assignment: str) -> None:
     node[keys[-1]] = value
 
 
+def read_config_file(path: str | Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """A YAML config's raw mapping, with ``extends: <file>`` (a path beside it) resolved: the file it names is read
+    first and this one's keys laid over it, sections merged key by key. So a stage that differs from another in a
+    few keys says only those (configs/train/tippen_cardplay_tap.yaml)."""
+    path = Path(path).resolve()
+    if path in seen:
+        raise ConfigError(f"{path}: extends itself through {' -> '.join(p.name for p in seen)}")
+    loaded = yaml.safe_load(path.read_text())
+    if not isinstance(loaded, dict):
+        raise ConfigError(f"{path}: expected a mapping of options")
+    base = loaded.pop("extends", None)
+    if base is None:
+        return loaded
+    if not isinstance(base, str) or not (path.parent / base).is_file():
+        raise ConfigError(f"{path}: extends: {base!r} is not a config file beside it")
+    return _laid_over(read_config_file(path.parent / base, (*seen, path)), loaded)
+
+
+def _laid_over(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    """``top``'s keys over ``base``'s; where both hold a section (a mapping), merged the same way."""
+    merged = dict(base)
+    for key, value in top.items():
+        both = isinstance(value, dict) and isinstance(base.get(key), dict)
+        merged[key] = _laid_over(base[key], value) if both else value
+    return merged
+
+
 def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConfig:
     """A validated config from a YAML file (or the defaults) plus ``key=value`` overrides."""
-    data: dict[str, Any] = {}
-    if path is not None:
-        loaded = yaml.safe_load(Path(path).read_text())
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"{path}: expected a mapping of options")
-        data = loaded
+    data: dict[str, Any] = read_config_file(path) if path is not None else {}
     for assignment in overrides:
         set_override(data, assignment)
     config = _build(TrainConfig, data, "config")
