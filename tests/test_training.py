@@ -388,7 +388,8 @@ GENERAL_RECIPES = {
     "lupfen.zip": "lupfen_batched.yaml",
     "mauscheln.zip": "mauscheln_batched.yaml",
     "fipsen_base.zip": "fipsen_batched.yaml",
-    "fipsen.zip": "fipsen_cardplay.yaml",  # a card-play stage on fipsen_base.zip
+    "fipsen_cardplay.zip": "fipsen_cardplay.yaml",  # a card-play stage on fipsen_base.zip
+    "fipsen.zip": "fipsen_per_table.yaml",  # fipsen_cardplay.zip trained on, each table's rewards scaled by its spread
 }
 """Every general checkpoint in agents/pretrained/ and the config under configs/train/ that made it (docs/results.md)."""
 
