@@ -107,3 +107,19 @@ def test_learner_rewards_per_seat_sum_to_the_seats_deal_score():
     assert len(finished) > 100
     assert all(found[key] == pytest.approx(score[key], abs=1e-5) for key in finished)
     assert any(score[key] != 0 for key in finished)
+
+
+@pytest.mark.parametrize("carry", [True, False])
+def test_thedinghausen_self_play_starts_inside_a_race_only_with_thedinghausen_carry(carry):
+    """``batched.thedinghausen_carry``: the batched Thedinghausen deals start from a drawn race (tricks toward the
+    prize, the pot holding everyone's ante, nobody paying) or at a race's start (everyone antes, no tricks)."""
+    from training.batched.sources import VectorTables
+    from training.batched.tables import TableSpec
+
+    source = VectorTables("fipsen", [TableSpec(5, "thedinghausen"), TableSpec(4)], envs_per_table=64,
+                          thedinghausen_carry=carry)
+    source.reset(seed=3)
+    deals = source.envs[0].deals
+    assert bool(deals["race"].any(axis=1).mean() > 0.9) == carry
+    assert (deals["bankrolls"][:, :5] == deals["session_start"][:, :5] - (not carry)).all()
+    assert not source.envs[1].deals["race"].any()  # the other variants carry nothing

@@ -46,7 +46,9 @@ def test_batched_section_and_tables_are_validated():
                             ("batched.scripted_tables=[{num_players: 3}]",
                              "batched.scripted_tables[0]: 3p is not one of the run's tables"),
                             ("batched.scripted_tables=[{num_players: 9}]",
-                             "batched.scripted_tables[0]: num_players=9")):
+                             "batched.scripted_tables[0]: num_players=9"),
+                            ("batched.thedinghausen_carry=maybe",
+                             "batched.thedinghausen_carry='maybe': expected true or false")):
         with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("(", r"\(")):
             overrides = override if isinstance(override, tuple) else (override,)
             load_config(None, ["trainer=batched", *overrides])

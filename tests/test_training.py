@@ -389,7 +389,8 @@ GENERAL_RECIPES = {
     "mauscheln.zip": "mauscheln_batched.yaml",
     "fipsen_base.zip": "fipsen_batched.yaml",
     "fipsen_cardplay.zip": "fipsen_cardplay.yaml",  # a card-play stage on fipsen_base.zip
-    "fipsen.zip": "fipsen_per_table.yaml",  # fipsen_cardplay.zip trained on, each table's rewards scaled by its spread
+    "fipsen_per_table.zip": "fipsen_per_table.yaml",  # fipsen_cardplay.zip, each table's rewards scaled by its spread
+    "fipsen.zip": "fipsen_race.yaml",  # fipsen_per_table.zip trained on, Thedinghausen's self-play inside a race
 }
 """Every general checkpoint in agents/pretrained/ and the config under configs/train/ that made it (docs/results.md)."""
 

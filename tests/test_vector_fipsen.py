@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+import rams_env  # noqa: E402
 import rams_env.vector as vector  # noqa: E402
 from rams_env.vector.fipsen import SUPPORTED  # noqa: E402
 from tests import (
@@ -50,6 +51,39 @@ def test_same_as_reference_in_sessions(variant):
     assert counts["episodes"] < counts["deals"]  # sessions of several deals were played through
 
 
+@pytest.mark.parametrize("episode", ["deal", "session"])
+def test_same_as_reference_inside_a_race(episode):
+    """Thedinghausen from random carried-over state: every seat's tricks toward the prize and the pot, drawn by
+    the reference and queued; races are won from them, and the pot changes hands."""
+    counts = crosscheck("thedinghausen", DEALS, episode=episode, random_carry=True, seed=5)
+    assert counts["deals"] >= DEALS and counts["races_won"] > 0, counts
+
+
+def test_random_carry_draws_a_race_as_the_reference_draws_it():
+    class Top:  # a generator whose every draw is its upper bound minus one
+        def integers(self, low, high, size=None):
+            return np.full(size, high - 1) if size else high - 1
+    game = rams_env.make_game("fipsen", variant="thedinghausen")
+    top, n = game.random_carry(Top()), game.num_players
+    assert top == {"race": [game.rules.race_to - 1] * n, "pot": n}
+    env = vector.make("fipsen", num_envs=2000, variant="thedinghausen", random_carry=True)
+    env.reset(seed=0)
+    d = env.deals
+    assert sorted(set(d["race"][:, :n].ravel().tolist())) == list(range(game.rules.race_to))
+    assert (d["pot"] == n).all() and not d["race_won"].any()
+    assert (d["bankrolls"][:, :n] == game.rules.bankroll).all()  # a race under way: nobody antes
+
+
+def test_carried_race_is_refused_outside_thedinghausen_and_checked_by_the_reference():
+    order = np.arange(32)
+    with pytest.raises(ValueError, match="Thedinghausen only"):
+        vector.make("fipsen", num_envs=1).queue_deals([0], order, races=[[0] * 4])
+    env = vector.make("fipsen", num_envs=1, variant="thedinghausen")
+    with pytest.raises(ValueError, match="race"):
+        env.queue_deals([0], order, races=[[0, 0, 0, 0, 10]])  # ten tricks would have won the race
+    assert not env.deals["pending"].any()
+
+
 def test_a_siebener_fips_wins_thirty_without_play():
     hands = ["7c 7s 7h 7d Ac", "8c 9c 10c Jc Qc", "8s 9s 10s Js Qs", "8h 9h 10h Jh Qh"]
     breakdowns, total = replay("prisdorf", hands, "Kc Ks Kh As Ah", 3, ["bid siebener"])
@@ -75,6 +109,10 @@ def test_hidden_cards_never_reach_an_observation(variant):
     checks.assert_hidden("fipsen", _shuffle_unseen, 80, variant=variant)
 
 
+def test_hidden_cards_never_reach_an_observation_inside_a_race():
+    checks.assert_hidden("fipsen", _shuffle_unseen, 80, variant="thedinghausen", random_carry=True)
+
+
 # ------------------------------------------------------------------ the API
 def test_observations_and_actions_are_the_aec_envs():
     checks.assert_aec_spaces("fipsen")
@@ -90,7 +128,6 @@ def test_penalty_ends_only_the_offending_deals():
 
 
 @pytest.mark.parametrize(("rules", "message"), [
-    ({"variant": "thedinghausen", "random_carry": True}, "random_carry"),  # refused until cross-checked
     ({"session_deals": 0}, "session_deals"), ({"num_players": 3}, "players"),  # the reference's errors
 ])
 def test_bad_rules_are_refused(rules, message):

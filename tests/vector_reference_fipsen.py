@@ -52,8 +52,10 @@ class FipsenSlot(Slot):
     game_name = "fipsen"
 
     def start_episode(self):
-        state = self.game.new_state(self.rng)
-        self.env.queue_deals([self.b], deal_order(self.game, state), [state.dealer])
+        """The reference's new episode (with random carry: Thedinghausen's race and pot drawn), queued."""
+        state = self.game.new_state(self.rng, None, random_carry=self.random_carry)
+        carried = {"races": [state.race], "pots": [state.ledger.pot]} if self.random_carry else {}
+        self.env.queue_deals([self.b], deal_order(self.game, state), [state.dealer], **carried)
         return state
 
     def remember(self) -> int:
@@ -80,9 +82,12 @@ class FipsenSlot(Slot):
         return max(special) if special else min(bids)
 
     def compare_record(self, record) -> None:
-        n, b = self.game.num_players, self.b
-        assert record["sheet"][:n].tolist() == self.state.sheet, f"deal {b}: sheets differ"
-        assert record["dealer"] == self.state.dealer, f"deal {b}: dealer differs"
+        n, b, state = self.game.num_players, self.b, self.state
+        assert record["sheet"][:n].tolist() == state.sheet, f"deal {b}: sheets differ"
+        assert record["dealer"] == state.dealer, f"deal {b}: dealer differs"
+        if self.game.thedinghausen:
+            got = (record["race"][:n].tolist(), int(record["pot"]), record["bankrolls"][:n].tolist())
+            assert got == (state.race, state.ledger.pot, state.ledger.bankrolls), f"deal {b}: race, pot or hedewigs"
 
     def compare_settlement(self, record, breakdown) -> None:
         b = self.b
@@ -96,6 +101,7 @@ class FipsenSlot(Slot):
         counts["redeals"] += self.redealt
         if breakdown is not None:
             counts[breakdown["reason"]] += 1
+            counts["races_won"] += "race_winner" in breakdown
 
 
 class FixedDeal(FipsenSlot):

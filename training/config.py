@@ -326,9 +326,12 @@ def _build(cls, data: dict[str, Any], where: str):
 
 
 def _coerce(cls, key: str, value: Any, where: str) -> Any:
-    """Numbers given as text (YAML reads ``1e-4`` as a string) become the field's type."""
+    """Numbers given as text (YAML reads ``1e-4`` as a string) become the field's type; a switch must be true or
+    false (a word such as ``maybe`` would otherwise count as true)."""
     default = next(f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
                    for f in dataclasses.fields(cls) if f.name == key)
+    if isinstance(default, bool) and not isinstance(value, bool):
+        raise ConfigError(f"{where}.{key}={value!r}: expected true or false")
     kind = type(default) if isinstance(default, (int, float)) and not isinstance(default, bool) else None
     if kind is None or isinstance(value, (bool, kind)):
         return value

@@ -148,15 +148,23 @@ class BatchEnv:
         Used for duplicate deals and to replay the reference engine's deals.
         """
         idx, order, dealer = self._checked_orders(indices, orders, dealers)
-        lives = np.full((len(idx), self.num_players), -1)
-        if lives_lost is not None:
-            lives = np.asarray(lives_lost, np.int64).reshape(len(idx), self.num_players)
-            for row in lives:  # the reference's own checks of carried-over state
-                self.game.new_session(np.random.default_rng(0), 0, {"lives_lost": [int(x) for x in row]})
-        d, n = self.deals, self.num_players
+        _, lives = self._checked_carry(len(idx), None, lives_lost, "lives_lost")
+        if lives is None:
+            lives = np.full((len(idx), self.num_players), -1)
+        self._queue(idx, order, dealer, pending_lives=lives)
+
+    def _queue(self, idx: np.ndarray, order: np.ndarray, dealer: np.ndarray, **pending: Any) -> None:
+        """Write checked queued deals into the records: the cards, the dealers, each ``pending`` field (per-seat
+        fields as rows of n), then mark the slots pending."""
+        d = self.deals
         d["pending_order"][idx] = order
         d["pending_dealer"][idx] = dealer
-        d["pending_lives"][idx, :n] = lives
+        for name, values in pending.items():
+            values = np.asarray(values)
+            if values.ndim == 2:
+                d[name][idx, :values.shape[1]] = values
+            else:
+                d[name][idx] = values
         d["pending"][idx] = True
 
     def _checked_orders(self, indices: Sequence[int], orders: Any, dealers: Any) -> tuple[np.ndarray, ...]:
@@ -172,6 +180,18 @@ class BatchEnv:
         if ((dealer < -1) | (dealer >= self.num_players)).any():
             raise OptionError(f"dealers must be seats 0..{self.num_players - 1} (or -1: drawn)")
         return idx, order, dealer
+
+    def _checked_carry(self, count: int, pots: Any, seats: Any, option: str) -> tuple[np.ndarray, np.ndarray | None]:
+        """``queue_deals``' carried-over pots (-1: not given) and per-seat rows (``count`` x n, or None) as arrays,
+        each checked as the reference checks its reset options ``pot`` and ``option``."""
+        pot = np.full(count, -1) if pots is None else np.asarray(pots).reshape(count)
+        rows = None if seats is None else np.asarray(seats).reshape(count, self.num_players)
+        for i in range(count):
+            carry = {} if pots is None else {"pot": pot[i].item()}
+            if rows is not None:
+                carry[option] = rows[i].tolist()
+            self.game.new_session(np.random.default_rng(0), 0, carry)
+        return pot, rows
 
     # ----------------------------------------------------------------- saving
     def state(self) -> dict[str, np.ndarray]:

@@ -147,18 +147,6 @@ class PotBatch(BatchEnv):
         its ``pot`` and ``bankrolls`` reset options.
         """
         idx, order, dealer = self._checked_orders(indices, orders, dealers)
-        n, d = self.num_players, self.deals
-        pot = np.full(len(idx), -1) if pots is None else np.asarray(pots).reshape(len(idx))
-        rolls = None if bankrolls is None else np.asarray(bankrolls).reshape(len(idx), n)
-        for i in range(len(idx)):  # the reference's own checks of carried-over state
-            carry = {} if pots is None else {"pot": pot[i].item()}
-            if rolls is not None:
-                carry["bankrolls"] = rolls[i].tolist()
-            self.game.new_session(np.random.default_rng(0), 0, carry)
-        d["pending_order"][idx] = order
-        d["pending_dealer"][idx] = dealer
-        d["pending_pot"][idx] = pot
-        d["pending_bankroll"][idx] = rolls is not None
-        if rolls is not None:
-            d["pending_bankrolls"][idx, :n] = rolls
-        d["pending"][idx] = True
+        pot, rolls = self._checked_carry(len(idx), pots, bankrolls, "bankrolls")
+        given = {} if rolls is None else {"pending_bankrolls": rolls}
+        self._queue(idx, order, dealer, pending_pot=pot, pending_bankroll=rolls is not None, **given)

@@ -68,6 +68,9 @@ class BatchedConfig:
     # one of them is legal (a refresher's taught choices, e.g. [knock, sniff]); [] = every decision
     reward_norm: str = "none"  # "per_table": each table's rewards divided by the running spread of its deals'
     # payoffs, so tables that pay little weigh as much as those that pay much (reward_norm.py); "none": as they are
+    thedinghausen_carry: bool = False  # Fipsen's Thedinghausen: self-play deals start inside a race, its tricks and
+    # pot drawn as the reference's random_carry draws them (the Python-engine slots always do); false: at a race's
+    # start, how the Fipsen stages before fipsen_race.yaml trained (the default, so their recipes still make them)
 
     def validate(self) -> None:
         """The knobs that name a choice (the config names the bad value in a ConfigError)."""
@@ -97,7 +100,7 @@ class SelfPlay:
         self.game, self.tables, self.config, self.seed = game, list(tables), config, int(seed)
         torch.manual_seed(self.seed)  # the network's initial weights
         self.source = VectorTables(game, self.tables, config.envs_per_table, config.scripted,
-                                   config.scripted_envs_per_table, scripted_tables)
+                                   config.scripted_envs_per_table, scripted_tables, config.thedinghausen_carry)
         self.source.reset(self.seed)
         space = self.source.space
         self.policy = ActorCritic(space.obs_size, space.num_actions, config.net_arch)

@@ -18,36 +18,31 @@ import numpy as np
 
 import rams_env.vector as vector
 from rams_env.core.general import GeneralSpace
-from rams_env.core.rules import RulesError
 from training.batched.aec_tables import AecTables
 from training.batched.tables import TableSpec
 
 
-def make_batch(game: str, spec: TableSpec, num_envs: int):
-    """The batched engine for one table, one deal per episode from random carried-over state (lives, pots),
-    as ``rams train``'s ``random_carry``; a table whose engine cannot draw carried-over state (Fipsen's
-    Thedinghausen so far) plays every deal from a session's start instead."""
-    options = dict(preset=spec.preset, episode="deal", **spec.rules)
-    try:
-        return vector.make(game, num_envs, spec.num_players, random_carry=True, **options)
-    except RulesError as refusal:
-        try:
-            return vector.make(game, num_envs, spec.num_players, random_carry=False, **options)
-        except RulesError:
-            raise refusal from None
+def make_batch(game: str, spec: TableSpec, num_envs: int, thedinghausen_carry: bool = True):
+    """The batched engine for one table, one deal per episode from random carried-over state (lives, pots,
+    Thedinghausen's race), as ``rams train``'s ``random_carry``. ``thedinghausen_carry=False`` starts every
+    Fipsen Thedinghausen deal at a race's start instead (``batched.thedinghausen_carry``: how the Fipsen stages
+    trained before the batched engine drew a race under way)."""
+    from_start = not thedinghausen_carry and getattr(spec.make_game(game), "thedinghausen", False)
+    return vector.make(game, num_envs, spec.num_players, preset=spec.preset, episode="deal",
+                       random_carry=not from_start, **spec.rules)
 
 
 class VectorTables:
     """``envs_per_table`` slots of each table spec, stepped by the batched engine, in one set of arrays; with
     ``scripted`` seat shares, ``scripted_envs_per_table`` more slots of each spec (of each of ``scripted_tables``,
     if given) on the Python engine whose scripted seats registry agents play (aec_tables.py), their other seats
-    the league's."""
+    the league's. ``thedinghausen_carry``: see :func:`make_batch`."""
 
     def __init__(self, game: str, tables: list[TableSpec], envs_per_table: int,
                  scripted: dict[str, float] | None = None, scripted_envs_per_table: int = 0,
-                 scripted_tables: list[TableSpec] | None = None) -> None:
+                 scripted_tables: list[TableSpec] | None = None, thedinghausen_carry: bool = True) -> None:
         self.space = GeneralSpace(game)
-        self.envs = [make_batch(game, spec, envs_per_table) for spec in tables]
+        self.envs = [make_batch(game, spec, envs_per_table, thedinghausen_carry) for spec in tables]
         if scripted and scripted_envs_per_table:
             chosen = [spec for spec in tables if not scripted_tables or spec in scripted_tables]
             self.envs += [AecTables(game, spec, scripted_envs_per_table, scripted) for spec in chosen]

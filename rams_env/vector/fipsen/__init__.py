@@ -1,15 +1,16 @@
 """Fipsen for the batched engine: the reference game's rules, compiled (see docs/vector.md).
 
-Every variant is batched. ``random_carry`` is refused for Thedinghausen (the only variant
-whose reference draws carried-over state, the race and the pot): not cross-checked yet.
+Every variant is batched. Thedinghausen is the only variant that carries state over (the race
+and the hedewig pot): ``random_carry`` draws it as the reference does, and ``queue_deals`` can
+fix it, as the reference's ``race`` and ``pot`` reset options do.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from rams_env.core.rules import RulesError
-from rams_env.games.fipsen.game import Fipsen
+from rams_env.core.game import OptionError
 from rams_env.games.fipsen.rules import Variant
 from rams_env.vector.batch import BatchEnv
 
@@ -20,13 +21,17 @@ SUPPORTED = tuple(Variant)
 class FipsenBatch(BatchEnv):
     """B Fipsen deals (or sessions) at once; ``deals`` holds them as arrays (state.py)."""
 
-    def __init__(self, game: Fipsen, num_envs: int, **options: Any) -> None:
-        variant = game.rules.variant
-        if variant not in SUPPORTED:
-            names = ", ".join(v.value for v in SUPPORTED)
-            raise RulesError(f"the batched Fipsen engine plays the variants {names} only so far, not "
-                             f"{variant.value!r}; use rams_env.make('fipsen', variant={variant.value!r}) for it")
-        if variant is Variant.THEDINGHAUSEN and options.get("random_carry"):
-            raise RulesError("the batched Fipsen engine does not draw Thedinghausen's carried-over race and pot yet "
-                             "(random_carry=True); use random_carry=False, or rams_env.make for it")
-        super().__init__(game, num_envs, **options)
+    def queue_deals(self, indices: Sequence[int], orders: Any, dealers: Any = None,  # type: ignore[override]
+                    races: Any = None, pots: Any = None) -> None:
+        """The next deal started in each of ``indices`` uses these cards (see :meth:`BatchEnv.queue_deals`).
+
+        Thedinghausen: ``races[i]`` (every seat's tricks toward the prize) and ``pots[i]`` (hedewigs) apply
+        when that deal starts a new episode (None: drawn with random carry, else a race's start), checked
+        as the reference checks its ``race`` and ``pot`` reset options.
+        """
+        idx, order, dealer = self._checked_orders(indices, orders, dealers)
+        if (races is not None or pots is not None) and self.game.rules.variant is not Variant.THEDINGHAUSEN:
+            raise OptionError("races and pots are carried over in Fipsen's Thedinghausen only")
+        pot, race = self._checked_carry(len(idx), pots, races, "race")
+        given = {} if race is None else {"pending_race": race}
+        self._queue(idx, order, dealer, pending_pot=pot, pending_in_race=race is not None, **given)

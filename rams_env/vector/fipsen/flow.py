@@ -21,14 +21,32 @@ NO_SEAT = NONE = -1
 # ----------------------------------------------------------------- the deal
 @njit(cache=True)
 def new_episode(r, k, t):
-    """A session starts: dealer (queued or drawn), an empty score sheet, then a deal."""
+    """A session starts: dealer (queued or drawn), an empty score sheet, Thedinghausen's race, then a deal."""
     r.dealer = r.pending_dealer if r.pending and r.pending_dealer >= 0 else uniform(r, k.n)
     for s in range(k.n):
         r.sheet[s] = r.sheet_start[s] = r.race[s] = 0
         r.bankrolls[s] = r.session_start[s] = k.bankroll
     r.pot, r.race_won = 0, True  # a fresh race starts with everyone's ante
     r.deals_played = 0
+    if k.thedinghausen:
+        carried_race(r, k)
     return start_deal(r, k, t)
+
+
+@njit(cache=True)
+def carried_race(r, k):
+    """Thedinghausen's carried-over state, each part queued or else drawn with random carry as the reference's
+    ``random_carry`` draws it: every seat's tricks toward the prize (0..race_to-1; a race under way, so nobody
+    antes), and the pot (everyone's ante of that race)."""
+    queued_race = r.pending and r.pending_in_race
+    if queued_race or k.random_carry:
+        r.race_won = False
+        for s in range(k.n):
+            r.race[s] = r.pending_race[s] if queued_race else uniform(r, k.race_to)
+    if r.pending and r.pending_pot >= 0:
+        r.pot = r.pending_pot
+    elif k.random_carry:
+        r.pot = k.n
 
 
 @njit(cache=True)

@@ -47,7 +47,7 @@ SPEC_FIELDS = (
     "n", "cards", "suits", "hand_size", "tricks", "skat", "rungs", "num_actions", "obs_size", "net_scale",
     "max_redeals", "kieker_concession", "preference", "preference_doubles", "play_on", "durch_doubles",
     "single_round", "hold_auction", "thedinghausen", "race_to", "prize", "bankroll", "pot_scale", "session",
-    "session_deals", *(f"ph_{p.name.lower()}" for p in Phase),
+    "session_deals", "random_carry", *(f"ph_{p.name.lower()}" for p in Phase),
     *(f"a_{name}" for name in (*SEGMENTS, *ACTIONS)),
     *(f"o_{name}" for name in OBS_FIELDS),
     *LADDER, "trump_suits", "court_mask", "rutenas_mask", "seven_mask", "ace_mask", "card_suit", "play_flags",
@@ -59,7 +59,8 @@ def build_spec(game: Fipsen, *, session: bool, random_carry: bool) -> tuple[np.n
     """The kernels' view of ``game``: (the rule record, the trick tables by trump suit).
 
     The trick tables (``rams_env.vector.tricks``) are the reference's ``Fipsen.order`` for each
-    trump suit; a deal plays with ``tables[trump]``. ``random_carry``: nothing is carried over (``__init__.py``).
+    trump suit; a deal plays with ``tables[trump]``. ``random_carry``: Thedinghausen's episodes start inside a race
+    (flow.py ``carried_race``); the other variants carry nothing over.
     """
     spec, pack, layout, ladder = game.spec, game.pack(), game.observation, game.ladder
     check_layout(layout, OBS_FIELDS, "fipsen")
@@ -76,7 +77,7 @@ def build_spec(game: Fipsen, *, session: bool, random_carry: bool) -> tuple[np.n
         "thedinghausen": int(game.thedinghausen), "race_to": game.rules.race_to, "prize": game.rules.prize,
         "bankroll": game.rules.bankroll, "pot_scale": POT_SCALE,
         "single_round": int(spec.auction is Auction.SINGLE_ROUND), "hold_auction": int(spec.auction is Auction.HOLD),
-        "session": int(session), "session_deals": game.rules.session_deals,
+        "session": int(session), "session_deals": game.rules.session_deals, "random_carry": int(random_carry),
         **{f"ph_{p.name.lower()}": PHASES.index(p) for p in Phase},
         **{f"a_{name}": game.actions.id(name) for name in SEGMENTS},
         **{f"a_{name}": game.actions.singles[name] for name in ACTIONS},

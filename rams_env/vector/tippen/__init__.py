@@ -36,12 +36,7 @@ class TippenBatch(BatchEnv):
             pot = np.asarray(pots, np.int64).reshape(len(idx))
             if (pot < 0).any():
                 raise OptionError(f"pots must be whole numbers >= 0 (the reference's option 'pot'), got {pot.tolist()}")
-        d = self.deals
-        d["pending_order"][idx] = order
-        d["pending_dealer"][idx] = dealer
-        d["pending_pot"][idx] = pot
         hop = np.full(len(idx), NOT_GIVEN) if hops is None else np.asarray(hops, np.int64).reshape(len(idx))
         if ((hop < NOT_GIVEN) | (hop >= self.num_players)).any():
             raise OptionError(f"hops must be 0..{self.num_players - 1} (or -1: cut at random), got {hop.tolist()}")
-        d["pending_hops"][idx] = hop
-        d["pending"][idx] = True
+        self._queue(idx, order, dealer, pending_pot=pot, pending_hops=hop)
