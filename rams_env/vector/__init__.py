@@ -13,7 +13,11 @@ from typing import Any
 
 from rams_env.core.rules import RulesError
 from rams_env.registry import make_game
-from rams_env.vector.batch import BatchEnv, Episode, IllegalActionsError, IllegalMode
+from rams_env.vector.cache import use_cache_of_these_sources
+
+use_cache_of_these_sources()  # before any kernel is defined: an edited source never runs from a stale cache
+
+from rams_env.vector.batch import BatchEnv, Episode, IllegalActionsError, IllegalMode  # noqa: E402
 
 __all__ = ["GAMES", "BatchEnv", "Episode", "IllegalActionsError", "IllegalMode", "make"]
 
