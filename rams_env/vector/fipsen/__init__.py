@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from rams_env.core.game import OptionError
 from rams_env.games.fipsen.rules import Variant
 from rams_env.vector.batch import BatchEnv
@@ -30,8 +32,9 @@ class FipsenBatch(BatchEnv):
         as the reference checks its ``race`` and ``pot`` reset options.
         """
         idx, order, dealer = self._checked_orders(indices, orders, dealers)
-        if (races is not None or pots is not None) and self.game.rules.variant is not Variant.THEDINGHAUSEN:
+        if (races is not None or pots is not None) and not self.game.thedinghausen:
             raise OptionError("races and pots are carried over in Fipsen's Thedinghausen only")
         pot, race = self._checked_carry(len(idx), pots, races, "race")
-        given = {} if race is None else {"pending_race": race}
-        self._queue(idx, order, dealer, pending_pot=pot, pending_in_race=race is not None, **given)
+        if race is None:
+            race = np.full((len(idx), self.num_players), -1)
+        self._queue(idx, order, dealer, pending_pot=pot, pending_race=race)

@@ -38,7 +38,7 @@ def carried_race(r, k):
     """Thedinghausen's carried-over state, each part queued or else drawn with random carry as the reference's
     ``random_carry`` draws it: every seat's tricks toward the prize (0..race_to-1; a race under way, so nobody
     antes), and the pot (everyone's ante of that race)."""
-    queued_race = r.pending and r.pending_in_race
+    queued_race = r.pending and r.pending_race[0] >= 0
     if queued_race or k.random_carry:
         r.race_won = False
         for s in range(k.n):

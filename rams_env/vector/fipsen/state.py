@@ -24,15 +24,15 @@ PER_DEAL = {
     "settled": np.bool_, "reason": np.int8, "result_declarer": np.int8, "result_points": np.int32,
     "result_contract": np.int8,
     # a deal queued by the user for the slot's next deal (dealer -1: drawn); Thedinghausen: the hedewig pot that
-    # episode starts with (-1: drawn with random carry, else empty) and whether ``pending_race`` holds its race
-    "pending": np.bool_, "pending_dealer": np.int8, "pending_pot": np.int32, "pending_in_race": np.bool_,
+    # episode starts with (-1: drawn with random carry, else empty)
+    "pending": np.bool_, "pending_dealer": np.int8, "pending_pot": np.int32,
 }
 PER_SEAT = {
     "hands": np.uint64, "face_down": np.uint64, "played": np.uint64, "passed": np.int8, "tricks_won": np.int8,
     "sheet": np.int32, "sheet_start": np.int32, "trick_seat": np.int8, "trick_card": np.int8,
     "reward": np.float32, "race": np.int16, "bankrolls": np.int32, "session_start": np.int32,
     "pending_lives": np.int16,  # written by BatchEnv.queue_deals (Toepen's lives); Fipsen carries none
-    "pending_race": np.int16,  # Thedinghausen: the tricks toward the prize an episode starts with, if queued
+    "pending_race": np.int16,  # Thedinghausen: the tricks toward the prize an episode starts with (-1: not queued)
 }
 PER_CARD = {"order": np.int8, "pending_order": np.int8}
 
