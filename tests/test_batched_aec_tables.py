@@ -122,3 +122,44 @@ def test_scripted_tables_get_python_engine_slots_and_the_others_only_self_play()
     assert sum(type(env).__name__ == "AecTables" for env in everywhere.source.envs) == 3
     learner.iterate()
     assert learner.source.fixed[-3:].any() and not learner.source.fixed[:-3].any()
+
+
+def test_lone_slots_seat_exactly_one_scripted_player_its_style_by_weight():
+    """`lone=True` (batched.scripted_alone): one scripted seat per deal, uniform seat, style drawn by weight."""
+    tables = AecTables("toepen", TableSpec(8), num_envs=200, scripted={"heuristic": 0.3, "heuristic:bluffer": 0.1},
+                       lone=True)
+    tables.reset(seed=4)
+    assert (tables.fixed.sum(1) == 1).all()
+    seats = tables.fixed.argmax(1)
+    assert len(set(seats.tolist())) == 8
+    styles = tables.spec_of[tables.fixed]
+    assert 0.65 < (styles == 0).mean() < 0.85  # weights 3:1
+    for _ in range(30):
+        tables.step(tables.mask.argmax(1))
+        assert (tables.fixed.sum(1) == 1).all()
+        assert not tables.fixed[np.arange(200), tables.to_act].any()
+
+
+@pytest.mark.parametrize("shares", [{}, {"heuristic": 0.0}, {"heuristic": -0.1, "random": 0.5}])
+def test_lone_slots_refuse_shares_without_a_style(shares):
+    with pytest.raises(ValueError, match="scripted seat shares"):
+        AecTables("toepen", TableSpec(4), num_envs=2, scripted=shares, lone=True)
+
+
+def test_scripted_alone_slots_sit_beside_the_shared_ones_at_their_tables():
+    """`batched.scripted_alone_tables`: the lone slots at 3 and 8 players, the shared ones at 4, self-play at all."""
+    config = BatchedConfig(envs_per_table=4, rollout_steps=8, minibatch_size=64, net_arch=[16],
+                           scripted={"heuristic:bluffer": 0.7}, scripted_envs_per_table=3,
+                           scripted_alone={"heuristic": 0.5, "heuristic:cautious": 0.5},
+                           scripted_alone_envs_per_table=2)
+    tables = [TableSpec(3), TableSpec(4), TableSpec(8)]
+    learner = SelfPlay("toepen", tables, config, seed=0, scripted_tables=[TableSpec(4)],
+                       scripted_alone_tables=[TableSpec(3), TableSpec(8)])
+    aec = [(env.num_players, env.lone) for env in learner.source.envs if isinstance(env, AecTables)]
+    assert aec == [(4, False), (3, True), (8, True)]
+    assert learner.source.num_slots == 3 * 4 + 3 + 2 + 2
+    learner.iterate()
+    lone = learner.source.fixed[-4:]
+    assert (lone.sum(1) == 1).all()
+    metrics = learner.iterate()
+    assert np.isfinite(metrics["reward_edge_scripted"])

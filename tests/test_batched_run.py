@@ -47,6 +47,8 @@ def test_batched_section_and_tables_are_validated():
                              "batched.scripted_tables[0]: 3p is not one of the run's tables"),
                             ("batched.scripted_tables=[{num_players: 9}]",
                              "batched.scripted_tables[0]: num_players=9"),
+                            ("batched.scripted_alone_tables=[{num_players: 8}]",
+                             "batched.scripted_alone_tables[0]: 8p is not one of the run's tables"),
                             ("batched.thedinghausen_carry=maybe",
                              "batched.thedinghausen_carry='maybe': expected true or false")):
         with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("(", r"\(")):

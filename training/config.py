@@ -182,6 +182,11 @@ class TrainConfig:
         wanted = getattr(self.batched, "scripted_tables", None) if self.trainer == "batched" else None
         return self._table_subset(wanted, "batched.scripted_tables")
 
+    def scripted_alone_table_specs(self) -> list | None:
+        """``batched.scripted_alone_tables`` as table specs (None: every table of the run)."""
+        wanted = getattr(self.batched, "scripted_alone_tables", None) if self.trainer == "batched" else None
+        return self._table_subset(wanted, "batched.scripted_alone_tables")
+
     def warm_start_table_specs(self) -> list | None:
         """``warm_start.tables`` as table specs: where the teacher is recorded (None: every table of the run)."""
         return self._table_subset(self.warm_start.tables, "warm_start.tables")
@@ -194,10 +199,12 @@ class TrainConfig:
         return resolve_tables(wanted, self.game, self.num_players, self.rules, where)
 
     def _validate_table_subsets(self, tables: list) -> None:
-        """``batched.scripted_tables`` and ``warm_start.tables`` must name tables the run trains at."""
+        """``batched.scripted_tables``, ``batched.scripted_alone_tables`` and ``warm_start.tables`` must name tables the
+        run trains at."""
         from training.tables import TableError
 
         for where, subset in (("batched.scripted_tables", self.scripted_table_specs()),
+                              ("batched.scripted_alone_tables", self.scripted_alone_table_specs()),
                               ("warm_start.tables", self.warm_start_table_specs())):
             for index, table in enumerate(subset or []):
                 if table not in tables:

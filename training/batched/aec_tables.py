@@ -10,6 +10,12 @@ When a deal ends in a step, its last rewards are reported with ``done``; the nex
 its scripted seats play up to the first free decision: rewards they cause then (antes) are reported with
 the next step, so they never mix with the finished deal's. A deal that ends before any free seat acts is
 dealt again. The scripted seats of each slot are ``fixed[b, s]``; the league leaves them alone.
+
+Two ways to seat them, the strength gate's two ways round (evaluation/strength.py): by default every seat is
+drawn from the ``scripted`` shares, so with large shares the learner mostly sits alone among scripted players;
+``lone=True`` seats exactly one scripted player per deal (its seat uniform, its style drawn from the shares
+as weights) among the league's seats, the gate's ``scripted_alone``: the learner meets a lone scripted player
+at a table of itself, which self-play alone never shows it.
 """
 
 from __future__ import annotations
@@ -22,16 +28,29 @@ from rams_env.core.observation import OBS_DTYPE
 from training.batched.tables import TableSpec
 
 
-class AecTables:
-    """``num_envs`` deals of one table on the Python engine, each seat scripted with the ``scripted`` weights."""
+def seat_shares(scripted: dict[str, float], lone: bool) -> np.ndarray:
+    """The draw of a seat's kind: each spec's share, then a free seat's (``lone``: the lone seat's style, the
+    shares as weights, no free kind)."""
+    weights = list(scripted.values())
+    if not scripted or any(w < 0 for w in weights) or sum(weights) > 1 or (lone and sum(weights) == 0):
+        raise ValueError(f"scripted seat shares {scripted}: per spec, not negative, adding up to at most 1"
+                         f"{' and above 0' if lone else ''}")
+    if lone:
+        return np.array([*weights, 0.0]) / sum(weights)
+    return np.array([*weights, 1 - sum(weights)])
 
-    def __init__(self, game_name: str, spec: TableSpec, num_envs: int, scripted: dict[str, float]) -> None:
-        if not scripted or any(w < 0 for w in scripted.values()) or sum(scripted.values()) > 1:
-            raise ValueError(f"scripted seat shares {scripted}: per spec, not negative, adding up to at most 1")
+
+class AecTables:
+    """``num_envs`` deals of one table on the Python engine, each seat scripted with the ``scripted`` weights
+    (``lone``: one seat per deal, its style drawn by those weights)."""
+
+    def __init__(self, game_name: str, spec: TableSpec, num_envs: int, scripted: dict[str, float],
+                 lone: bool = False) -> None:
+        self.lone = lone
+        self.seat_p = seat_shares(scripted, lone)
         self.game = spec.make_game(game_name)
         self.num_envs, self.num_players = num_envs, self.game.num_players
         self.specs = list(scripted)
-        self.seat_p = np.array([*scripted.values(), 1 - sum(scripted.values())])  # the last: a free seat
         self.factories = agent_factories(self.specs, self.game)
         self.agents: dict[tuple[int, int, int], object] = {}  # (slot, seat, spec) -> agent, built once
         n, native_obs, native_actions = self.num_players, self.game.observation.size, self.game.actions.size
@@ -82,9 +101,14 @@ class AecTables:
         self._present(slot)
 
     def _seat(self, slot: int) -> None:
-        kinds = self.rng.choice(len(self.seat_p), size=self.num_players, p=self.seat_p)
-        if (kinds < len(self.specs)).all():
-            kinds[self.rng.integers(self.num_players)] = len(self.specs)  # at least one seat for the league
+        free = len(self.specs)  # the kind of a league seat
+        if self.lone:
+            kinds = np.full(self.num_players, free)
+            kinds[self.rng.integers(self.num_players)] = self.rng.choice(free, p=self.seat_p[:free])
+        else:
+            kinds = self.rng.choice(len(self.seat_p), size=self.num_players, p=self.seat_p)
+            if (kinds < free).all():
+                kinds[self.rng.integers(self.num_players)] = free  # at least one seat for the league
         self.fixed[slot] = kinds < len(self.specs)
         self.spec_of[slot] = np.where(self.fixed[slot], kinds, -1)
         for seat in np.flatnonzero(self.fixed[slot]).tolist():

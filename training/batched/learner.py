@@ -25,7 +25,7 @@ from training.batched.network import ActorCritic, act, act_frozen
 from training.batched.ppo import UpdateSettings, update
 from training.batched.reward_norm import REWARD_NORMS, TableRewardScale
 from training.batched.rollout import RolloutBuffer
-from training.batched.sources import VectorTables
+from training.batched.sources import ScriptedAlone, VectorTables
 from training.batched.sparse import sparse_rows
 from training.batched.tables import TableSpec, all_tables
 
@@ -59,6 +59,11 @@ class BatchedConfig:
     scripted_tables: list = field(default_factory=list)  # the run's tables that get those slots, as entries of
     # `tables` ({num_players, preset, rules}); [] = every table. E.g. the bluffer at the 4-player table only, while
     # self-play goes on at every table (docs/training.md, "Scripted seats at some tables")
+    scripted_alone: dict[str, float] = field(default_factory=dict)  # the style of ONE scripted player seated
+    # among the league's seats, by weight, in more Python-engine slots: the strength gate's scripted_alone way
+    # (docs/training.md, "A lone scripted player among the agents")
+    scripted_alone_envs_per_table: int = 0  # those slots at each of scripted_alone_tables (0: none)
+    scripted_alone_tables: list = field(default_factory=list)  # as scripted_tables; [] = every table
     reward_scale: float = 1.0  # the learner learns from rewards times this (lives and chips are small numbers)
     init_from: str = ""  # a checkpoint whose weights a new run starts from (a fine-tune of a shipped agent, say:
     # agents/pretrained/toepen.zip); "" = fresh weights. Same space and net_arch, else a CheckpointError
@@ -94,13 +99,16 @@ class SelfPlay:
     """One learner, its league and its tables: ``iterate()`` = one rollout + one PPO update."""
 
     def __init__(self, game: str, tables: list[TableSpec], config: BatchedConfig, seed: int,
-                 scripted_tables: list[TableSpec] | None = None) -> None:
-        """``scripted_tables``: the tables among ``tables`` that get the Python-engine slots (None: every one; the
-        run resolves ``config.scripted_tables`` into these)."""
+                 scripted_tables: list[TableSpec] | None = None,
+                 scripted_alone_tables: list[TableSpec] | None = None) -> None:
+        """``scripted_tables`` / ``scripted_alone_tables``: the tables among ``tables`` that get the Python-engine
+        slots of ``scripted`` / ``scripted_alone`` (None: every one; the run resolves the config's lists)."""
         self.game, self.tables, self.config, self.seed = game, list(tables), config, int(seed)
         torch.manual_seed(self.seed)  # the network's initial weights
+        alone = ScriptedAlone(config.scripted_alone, config.scripted_alone_envs_per_table, scripted_alone_tables)
         self.source = VectorTables(game, self.tables, config.envs_per_table, config.scripted,
-                                   config.scripted_envs_per_table, scripted_tables, config.thedinghausen_carry)
+                                   config.scripted_envs_per_table, scripted_tables, config.thedinghausen_carry,
+                                   alone)
         self.source.reset(self.seed)
         space = self.source.space
         self.policy = ActorCritic(space.obs_size, space.num_actions, config.net_arch)

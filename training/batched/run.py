@@ -55,7 +55,8 @@ class BatchedRun:
         from training.batched.learner import SelfPlay
 
         self.open_run(config, quiet)
-        self.selfplay = SelfPlay(config.game, self.tables, config.batched, config.seed, config.scripted_table_specs())
+        self.selfplay = SelfPlay(config.game, self.tables, config.batched, config.seed, config.scripted_table_specs(),
+                                 config.scripted_alone_table_specs())
         self.general = self.sizes() != native_sizes(config.game, self.home)
 
     def open_run(self, config: TrainConfig, quiet: bool) -> None:
