@@ -379,7 +379,8 @@ BATCHED_TRAINING_KEYS = ("game", "num_players", "rules", "tables", "env", "seed"
 GENERAL_RECIPES = {
     "toepen_selfplay.zip": "toepen_batched.yaml",
     "toepen_bluffer.zip": "toepen_bluffer.yaml",  # a fine-tune of toepen_selfplay.zip (its batched.init_from)
-    "toepen.zip": "toepen_styles.yaml",  # a fine-tune of toepen_bluffer.zip
+    "toepen_styles.zip": "toepen_styles.yaml",  # a fine-tune of toepen_bluffer.zip
+    "toepen.zip": "toepen_alone.yaml",  # toepen_styles.zip meeting a lone scripted player at 3, 4 and 8 players
     "tippen_selfplay.zip": "tippen_batched.yaml",
     "tippen_blind.zip": "tippen_styles.yaml",  # a fine-tune of tippen_selfplay.zip: its blind choices refreshed
     "tippen_tap.zip": "tippen_tap.yaml",  # tippen_blind.zip with its tap refreshed where the bete is a stake
