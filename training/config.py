@@ -176,16 +176,11 @@ class TrainConfig:
         if self.trainer == "rllib" and self.snapshot_sampling != "recent":
             raise ConfigError("snapshot_sampling: the rllib trainer's snapshots are drawn by the recent rule only")
 
-    def scripted_table_specs(self) -> list | None:
-        """``batched.scripted_tables`` as table specs: the tables that get the Python-engine slots (None: every
-        table of the run). Validation and the batched run both read it here."""
-        wanted = getattr(self.batched, "scripted_tables", None) if self.trainer == "batched" else None
-        return self._table_subset(wanted, "batched.scripted_tables")
-
-    def scripted_alone_table_specs(self) -> list | None:
-        """``batched.scripted_alone_tables`` as table specs (None: every table of the run)."""
-        wanted = getattr(self.batched, "scripted_alone_tables", None) if self.trainer == "batched" else None
-        return self._table_subset(wanted, "batched.scripted_alone_tables")
+    def batched_table_specs(self, key: str) -> list | None:
+        """``batched.<key>`` (``scripted_tables``, ``scripted_alone_tables``) as table specs: the tables that get
+        those Python-engine slots (None: every table of the run). Validation and the batched run both read it here."""
+        wanted = getattr(self.batched, key, None) if self.trainer == "batched" else None
+        return self._table_subset(wanted, f"batched.{key}")
 
     def warm_start_table_specs(self) -> list | None:
         """``warm_start.tables`` as table specs: where the teacher is recorded (None: every table of the run)."""
@@ -203,8 +198,8 @@ class TrainConfig:
         run trains at."""
         from training.tables import TableError
 
-        for where, subset in (("batched.scripted_tables", self.scripted_table_specs()),
-                              ("batched.scripted_alone_tables", self.scripted_alone_table_specs()),
+        for where, subset in (("batched.scripted_tables", self.batched_table_specs("scripted_tables")),
+                              ("batched.scripted_alone_tables", self.batched_table_specs("scripted_alone_tables")),
                               ("warm_start.tables", self.warm_start_table_specs())):
             for index, table in enumerate(subset or []):
                 if table not in tables:

@@ -25,7 +25,7 @@ from training.batched.network import ActorCritic, act, act_frozen
 from training.batched.ppo import UpdateSettings, update
 from training.batched.reward_norm import REWARD_NORMS, TableRewardScale
 from training.batched.rollout import RolloutBuffer
-from training.batched.sources import ScriptedAlone, VectorTables
+from training.batched.sources import ScriptedSlots, VectorTables
 from training.batched.sparse import sparse_rows
 from training.batched.tables import TableSpec, all_tables
 
@@ -105,10 +105,10 @@ class SelfPlay:
         slots of ``scripted`` / ``scripted_alone`` (None: every one; the run resolves the config's lists)."""
         self.game, self.tables, self.config, self.seed = game, list(tables), config, int(seed)
         torch.manual_seed(self.seed)  # the network's initial weights
-        alone = ScriptedAlone(config.scripted_alone, config.scripted_alone_envs_per_table, scripted_alone_tables)
-        self.source = VectorTables(game, self.tables, config.envs_per_table, config.scripted,
-                                   config.scripted_envs_per_table, scripted_tables, config.thedinghausen_carry,
-                                   alone)
+        scripted = (ScriptedSlots(config.scripted, config.scripted_envs_per_table, scripted_tables),
+                    ScriptedSlots(config.scripted_alone, config.scripted_alone_envs_per_table, scripted_alone_tables,
+                                  lone=True))
+        self.source = VectorTables(game, self.tables, config.envs_per_table, scripted, config.thedinghausen_carry)
         self.source.reset(self.seed)
         space = self.source.space
         self.policy = ActorCritic(space.obs_size, space.num_actions, config.net_arch)

@@ -55,8 +55,9 @@ class BatchedRun:
         from training.batched.learner import SelfPlay
 
         self.open_run(config, quiet)
-        self.selfplay = SelfPlay(config.game, self.tables, config.batched, config.seed, config.scripted_table_specs(),
-                                 config.scripted_alone_table_specs())
+        self.selfplay = SelfPlay(config.game, self.tables, config.batched, config.seed,
+                                 config.batched_table_specs("scripted_tables"),
+                                 config.batched_table_specs("scripted_alone_tables"))
         self.general = self.sizes() != native_sizes(config.game, self.home)
 
     def open_run(self, config: TrainConfig, quiet: bool) -> None:

@@ -14,6 +14,7 @@ arrays for the seats the learner's league plays.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,35 +36,37 @@ def make_batch(game: str, spec: TableSpec, num_envs: int, thedinghausen_carry: b
 
 
 @dataclass(frozen=True)
-class ScriptedAlone:
-    """Python-engine slots that seat one scripted player among the league's seats (the strength gate's
-    ``scripted_alone`` way): ``styles`` its registry specs by weight, ``envs_per_table`` slots at each of
-    ``tables`` (None or []: every table of the run)."""
+class ScriptedSlots:
+    """Python-engine slots whose scripted seats registry agents play (aec_tables.py), the other seats the league's:
+    ``envs_per_table`` slots at each of ``tables`` (None or []: every table of the run). Each seat is drawn by
+    ``shares`` (``batched.scripted``: the learner mostly alone among scripted players), or with ``lone`` exactly
+    one seat per deal, its style by those shares as weights (``batched.scripted_alone``: the strength gate's
+    ``scripted_alone`` way round)."""
 
-    styles: dict[str, float]
+    shares: dict[str, float]
     envs_per_table: int
     tables: list[TableSpec] | None = None
+    lone: bool = False
+
+    def build(self, game: str, tables: list[TableSpec]) -> list[AecTables]:
+        """The slots at the run's ``tables`` that these are for (none without shares or slots)."""
+        if not (self.shares and self.envs_per_table):
+            return []
+        return [AecTables(game, spec, self.envs_per_table, self.shares, self.lone)
+                for spec in tables if not self.tables or spec in self.tables]
 
 
 class VectorTables:
-    """``envs_per_table`` slots of each table spec, stepped by the batched engine, in one set of arrays; with
-    ``scripted`` seat shares, ``scripted_envs_per_table`` more slots of each spec (of each of ``scripted_tables``,
-    if given) on the Python engine whose scripted seats registry agents play (aec_tables.py), their other seats
-    the league's; ``alone``, more such slots seating one scripted player each (:class:`ScriptedAlone`).
-    ``thedinghausen_carry``: see :func:`make_batch`."""
+    """``envs_per_table`` slots of each table spec, stepped by the batched engine, in one set of arrays, then each
+    of ``scripted``'s Python-engine slots (:class:`ScriptedSlots`). ``thedinghausen_carry``: see
+    :func:`make_batch`."""
 
     def __init__(self, game: str, tables: list[TableSpec], envs_per_table: int,
-                 scripted: dict[str, float] | None = None, scripted_envs_per_table: int = 0,
-                 scripted_tables: list[TableSpec] | None = None, thedinghausen_carry: bool = True,
-                 alone: ScriptedAlone | None = None) -> None:
+                 scripted: Sequence[ScriptedSlots] = (), thedinghausen_carry: bool = True) -> None:
         self.space = GeneralSpace(game)
         self.envs = [make_batch(game, spec, envs_per_table, thedinghausen_carry) for spec in tables]
-        if scripted and scripted_envs_per_table:
-            chosen = [spec for spec in tables if not scripted_tables or spec in scripted_tables]
-            self.envs += [AecTables(game, spec, scripted_envs_per_table, scripted) for spec in chosen]
-        if alone is not None and alone.styles and alone.envs_per_table:
-            chosen = [spec for spec in tables if not alone.tables or spec in alone.tables]
-            self.envs += [AecTables(game, spec, alone.envs_per_table, alone.styles, lone=True) for spec in chosen]
+        for slots in scripted:
+            self.envs += slots.build(game, tables)
         self.tables = [self.space.table(env.game) for env in self.envs]
         sizes = [env.num_envs for env in self.envs]
         self.bounds = list(zip(np.cumsum([0, *sizes[:-1]]).tolist(), np.cumsum(sizes).tolist(), strict=True))
