@@ -128,6 +128,22 @@ def test_reward_norm_is_validated():
         load_config(None, ["trainer=batched", "batched.reward_norm=per_seat"])
 
 
+@pytest.mark.parametrize("override, message", [
+    ("batched.envs_per_table=0", "batched.envs_per_table=0: a whole number >= 1"),
+    ("batched.minibatch_size=-5", "batched.minibatch_size=-5: a whole number >= 1"),
+    ("batched.epochs=0", "batched.epochs=0: a whole number >= 1"),
+    ("batched.scripted_envs_per_table=-1", r"batched.scripted_envs_per_table=-1: a whole number >= 0 \(0: none\)"),
+])
+def test_sizes_are_validated_before_any_table_is_built(override, message):
+    """A size of 0 used to reach the engine and end in a traceback from deep inside it; now the config says
+    which key and what it takes."""
+    from training.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match=message):
+        load_config(None, ["trainer=batched", override])
+    load_config(None, ["trainer=batched", "batched.scripted_envs_per_table=0"])  # 0 scripted slots: none
+
+
 def kl_to_start(learner: SelfPlay, start: torch.nn.Module, obs: np.ndarray, mask: np.ndarray) -> float:
     from training.batched.network import masked_log_probs
 

@@ -31,6 +31,11 @@ from training.batched.tables import TableSpec, all_tables
 
 __all__ = ["BatchedConfig", "SelfPlay", "TableSpec", "all_tables"]
 
+POSITIVE_SIZES = ("envs_per_table", "rollout_steps", "minibatch_size", "epochs", "snapshots_kept")
+"""Sizes a run cannot do without: a table with no self-play deal, an empty rollout or minibatch."""
+OPTIONAL_SIZES = ("scripted_envs_per_table", "scripted_alone_envs_per_table")
+"""Sizes whose 0 means none."""
+
 
 @dataclass
 class BatchedConfig:
@@ -78,7 +83,15 @@ class BatchedConfig:
     # start, how the Fipsen stages before fipsen_race.yaml trained (the default, so their recipes still make them)
 
     def validate(self) -> None:
-        """The knobs that name a choice (the config names the bad value in a ConfigError)."""
+        """The knobs that name a choice or a size (the config names the bad value in a ConfigError)."""
+        for name in POSITIVE_SIZES:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"batched.{name}={value!r}: a whole number >= 1")
+        for name in OPTIONAL_SIZES:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"batched.{name}={value!r}: a whole number >= 0 (0: none)")
         if self.reward_norm not in REWARD_NORMS:
             raise ValueError(f"batched.reward_norm={self.reward_norm!r}: one of {', '.join(REWARD_NORMS)}")
         if not self.anchor_coef >= 0:
