@@ -31,10 +31,10 @@ from training.batched.tables import TableSpec, all_tables
 
 __all__ = ["BatchedConfig", "SelfPlay", "TableSpec", "all_tables"]
 
-POSITIVE_SIZES = ("envs_per_table", "rollout_steps", "minibatch_size", "epochs", "snapshots_kept")
-"""Sizes a run cannot do without: a table with no self-play deal, an empty rollout or minibatch."""
-OPTIONAL_SIZES = ("scripted_envs_per_table", "scripted_alone_envs_per_table")
-"""Sizes whose 0 means none."""
+LEAST_SIZES = {"envs_per_table": 1, "rollout_steps": 1, "minibatch_size": 1, "epochs": 1, "snapshots_kept": 1,
+               "scripted_envs_per_table": 0, "scripted_alone_envs_per_table": 0}
+"""Each size's least value: a run cannot do without a self-play deal per table, a rollout or a minibatch; the
+scripted slots' 0 means none."""
 
 
 @dataclass
@@ -84,14 +84,10 @@ class BatchedConfig:
 
     def validate(self) -> None:
         """The knobs that name a choice or a size (the config names the bad value in a ConfigError)."""
-        for name in POSITIVE_SIZES:
+        for name, least in LEAST_SIZES.items():
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"batched.{name}={value!r}: a whole number >= 1")
-        for name in OPTIONAL_SIZES:
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"batched.{name}={value!r}: a whole number >= 0 (0: none)")
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise ValueError(f"batched.{name}={value!r}: a whole number >= {least}{' (0: none)' * (least == 0)}")
         if self.reward_norm not in REWARD_NORMS:
             raise ValueError(f"batched.reward_norm={self.reward_norm!r}: one of {', '.join(REWARD_NORMS)}")
         if not self.anchor_coef >= 0:
