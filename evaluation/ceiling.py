@@ -36,7 +36,7 @@ from evaluation.strength import HELD_OUT_SEED
 from evaluation.tournament import deal_seed, game_seeds
 from rams_env.core.global_state import Place
 
-MODES = ("omniscient", "pimc")
+MODES = ("omniscient", "pimc", "rollout")
 MIN_WORLDS = 3
 """Fewer consistent worlds than this at a decision: the searcher also re-deals from the present position."""
 TRIES_PER_WORLD = 200
@@ -51,7 +51,8 @@ class CeilingPlan:
     opponent: str  # the scripted style, an agent spec (agents/registry.py)
     deals: int
     mode: str = "omniscient"
-    worlds: int = 30  # pimc: worlds per decision
+    worlds: int = 30  # pimc and rollout: worlds per decision
+    tries_per_world: int = TRIES_PER_WORLD  # re-deals from the deal's start tried per world wanted
     seed: int = HELD_OUT_SEED  # the strength gate's held-out deal seeds
     random_carry: bool = False  # deals from random carried-over state, as `rams strength --random-carry`
 
@@ -60,6 +61,8 @@ class CeilingPlan:
             raise ValueError(f"mode {self.mode!r}: one of {', '.join(MODES)}")
         if self.deals < 2 or self.worlds < 1:
             raise ValueError("at least 2 deals (for an interval) and 1 world")
+        if self.tries_per_world < 0:
+            raise ValueError(f"tries_per_world={self.tries_per_world}: 0 or more")
 
 
 class Searcher:
@@ -114,6 +117,15 @@ class Searcher:
         self.game.apply(branch, action)
         return self.value(branch, me, branch_agents)
 
+    def rolled_out(self, state, action: int, me: int, agents: list) -> float:
+        """The searcher's payoff after ``action`` when every seat, its own included, then plays the scripted
+        style: the rollout algorithm's value of the action (Bertsekas; Tesauro and Galperin 1996)."""
+        branch, branch_agents = copy.deepcopy(state), copy.deepcopy(agents)
+        self.game.apply(branch, action)
+        while not branch.terminal:
+            self.game.apply(branch, self.scripted_action(branch, branch_agents))
+        return float(branch.scores[me])
+
     def choose(self, state, start, history: list[tuple[int, int]], agents: list, seeds: list[int]) -> int:
         legal, me = self.game.legal_actions(state), state.to_act
         if len(legal) == 1:
@@ -121,6 +133,12 @@ class Searcher:
         self.decisions += 1
         if self.plan.mode == "omniscient":
             values = [self.after(state, action, me, agents) for action in legal]
+        elif self.plan.mode == "rollout":
+            values = np.zeros(len(legal))
+            for world, world_agents in self.worlds(state, start, history, agents, seeds):
+                values += [self.rolled_out(world, action, me, world_agents) for action in legal]
+            own = legal.index(self.scripted_action(state, agents))  # ties keep the scripted player's choice
+            return legal[own] if values[own] >= values.max() - 1e-9 else legal[int(np.argmax(values))]
         else:
             values = np.zeros(len(legal))
             for world, world_agents in self.worlds(state, start, history, agents, seeds):
@@ -134,7 +152,7 @@ class Searcher:
         me = state.to_act
         mine = self.observe(state, me)
         kept, tries = [], 0
-        while len(kept) < self.plan.worlds and tries < TRIES_PER_WORLD * self.plan.worlds:
+        while len(kept) < self.plan.worlds and tries < self.plan.tries_per_world * self.plan.worlds:
             tries += 1
             world = self.replayed(self.redealt(start, me), history, me, seeds)
             if world is not None and np.array_equal(self.observe(world[0], me), mine):
@@ -216,12 +234,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mode", choices=MODES, default="omniscient")
     parser.add_argument("--deals", type=int, default=200, help="held-out deal seeds (the strength gate's)")
     parser.add_argument("--worlds", type=int, default=30, help="pimc: consistent worlds per decision")
+    parser.add_argument("--tries", type=int, default=TRIES_PER_WORLD,
+                        help="re-deals from the deal's start tried per world wanted before re-dealing from the "
+                             "present position (fewer: faster, less inference)")
     parser.add_argument("--random-carry", action="store_true",
                         help="deals from random carried-over state (as rams strength --random-carry)")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     plan = CeilingPlan(args.game, args.preset, args.players, args.opponent, args.deals, args.mode, args.worlds,
-                       random_carry=args.random_carry)
+                       args.tries, random_carry=args.random_carry)
     result, searcher = run_ceiling(plan, progress=not args.quiet)
     unit = searcher.game.score_unit
     carried = ", random carry" if args.random_carry else ""

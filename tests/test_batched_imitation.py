@@ -16,12 +16,17 @@ from agents.checkpoint.format import load_checkpoint  # noqa: E402
 from rams_env.core.general import GeneralSpace  # noqa: E402
 from tests.test_batched_run import tiny  # noqa: E402
 from training.batched.imitation import (  # noqa: E402
+    CompactRows,
     OwnChoices,
     agreement,
+    compact,
+    dense,
     fit,
+    play_deal,
     record_refresher,
     record_tables,
     seat_returns,
+    teacher_tables,
 )
 from training.batched.network import ActorCritic  # noqa: E402
 from training.batched.run import BatchedRun  # noqa: E402
@@ -42,22 +47,40 @@ def test_the_teacher_is_recorded_at_every_table_in_the_general_space(game):
     decisions = 100 * len(tables)  # more than any deal takes (8 players: 40 and more): every table gets one
     data = record_tables(game, tables, "heuristic", decisions, gamma=1.0, scale=0.1, seed=3, progress=False)
     space = GeneralSpace(game)
-    assert len(data) >= decisions and data.observations.shape == (len(data), space.obs_size)
+    assert len(data) >= decisions and dense(data.observations).shape == (len(data), space.obs_size)
     assert data.masks.shape == (len(data), space.num_actions) and data.masks.any(dim=1).all()
     assert data.masks[torch.arange(len(data)), data.actions].all()  # every recorded action was legal
-    features = {tuple(row.tolist()) for row in data.observations[:, space.padded_size:space.card_features.start]}
+    features = {tuple(row.tolist()) for row in dense(data.observations)[:, space.padded_size:space.card_features.start]}
     expected = {tuple(space.table(spec.make_game(game)).features.tolist()) for spec in tables}
     assert features == expected  # round robin: every table (its size and rules) seen
     again = record_tables(game, tables, "heuristic", decisions, gamma=1.0, scale=0.1, seed=3, progress=False)
-    assert torch.equal(again.observations, data.observations) and torch.equal(again.returns, data.returns)
+    assert torch.equal(dense(again.observations), dense(data.observations)) and torch.equal(again.returns, data.returns)
+
+
+def test_recorded_observations_are_kept_compact_and_come_back_exactly():
+    """Deals of different tables (rows of different widths of non-zero entries) stacked as entries give back
+    every float of the dense rows, bit for bit (a refresher's fit reads what it read when they were kept
+    dense), in far less memory."""
+    tables = resolve_tables([{"num_players": 3, "preset": "loup"}, {"num_players": 10, "preset": "meyers_1905_large"}],
+                            "tippen", None, {})
+    rng, parts = np.random.default_rng(0), []
+    for i, table in enumerate(teacher_tables("tippen", tables, "heuristic") * 3):
+        parts.append(table.general.obs(play_deal(table, rng, i, 1.0, 0.1).observations))
+    stacked = np.concatenate(parts)
+    rows = CompactRows.of([compact(part) for part in parts], stacked.shape[1])
+    assert len({compact(part).index.shape[1] for part in parts}) > 1  # the parts were padded to one width
+    assert torch.equal(rows.dense(), torch.from_numpy(stacked))
+    assert torch.equal(dense(rows[5:9]), torch.from_numpy(stacked[5:9]))
+    assert torch.equal(dense(rows[torch.tensor([7, 0, 3])]), torch.from_numpy(stacked[[7, 0, 3]]))
+    assert rows.rows.index.nbytes + rows.rows.value.nbytes < stacked.nbytes / 3
 
 
 def test_the_fit_copies_the_teacher_better_than_a_fresh_network():
     tables = resolve_tables("all", "lupfen", None, {})
     data = record_tables("lupfen", tables, "heuristic", 3000, gamma=1.0, scale=0.1, seed=0, progress=False)
     torch.manual_seed(0)
-    fresh = ActorCritic(data.observations.shape[1], data.masks.shape[1], [32])
-    policy = ActorCritic(data.observations.shape[1], data.masks.shape[1], [32])
+    fresh = ActorCritic(data.observations.size, data.masks.shape[1], [32])
+    policy = ActorCritic(data.observations.size, data.masks.shape[1], [32])
     policy.load_state_dict(fresh.state_dict())
     metrics = fit(policy, data, epochs=8, batch_size=128, learning_rate=3e-3, value_coef=0.5, progress=False)
     held_out = data.split(0.1)[1]
@@ -181,12 +204,13 @@ def test_a_refresher_holding_other_tables_keeps_their_decisions_and_the_same_tau
     kwargs = dict(gamma=1.0, scale=0.1, seed=4, progress=False, actions=["tap"])
     taught, rest = record_refresher("tippen", taught_at, "heuristic", 200, hold=others, **kwargs)
     alone, alone_rest = record_refresher("tippen", taught_at, "heuristic", 200, **kwargs)
-    assert torch.equal(taught.observations, alone.observations) and torch.equal(taught.actions, alone.actions)
-    table_of_row = rest.observations[:, space.padded_size:space.card_features.start]
+    assert torch.equal(dense(taught.observations), dense(alone.observations))
+    assert torch.equal(taught.actions, alone.actions)
+    table_of_row = dense(rest.observations)[:, space.padded_size:space.card_features.start]
     features = {tuple(row.tolist()) for row in table_of_row}
     expected = {tuple(space.table(spec.make_game("tippen")).features.tolist()) for spec in taught_at + others}
     assert features == expected  # the taught table's other decisions and both held tables
-    elsewhere = (table_of_row != taught.observations[0, space.padded_size:space.card_features.start]).any(dim=1)
+    elsewhere = (table_of_row != dense(taught.observations)[0, space.padded_size:space.card_features.start]).any(dim=1)
     tap = space.labels.index("tap")
     assert rest.masks[elsewhere, tap].any()  # at the other tables the taught action's decisions are held
     assert not rest.masks[~elsewhere, tap].any()  # at the taught table they are taught
@@ -240,8 +264,8 @@ def test_holding_other_tables_moves_their_play_less():
     kwargs = dict(gamma=1.0, scale=0.1, seed=5, progress=False, actions=["tap"])
     taught, rest = record_refresher("tippen", taught_at, "heuristic", 300, **kwargs)
     _, with_others = record_refresher("tippen", taught_at, "heuristic", 300, hold=others, **kwargs)
-    elsewhere = (with_others.observations[:, space.padded_size:space.card_features.start]
-                 != taught.observations[0, space.padded_size:space.card_features.start])
+    elsewhere = (dense(with_others.observations)[:, space.padded_size:space.card_features.start]
+                 != dense(taught.observations)[0, space.padded_size:space.card_features.start])
     tap = space.labels.index("tap")
     other_taps = with_others.batch(torch.nonzero(elsewhere.any(dim=1) & with_others.masks[:, tap]).flatten())
     drifts = []

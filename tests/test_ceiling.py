@@ -84,7 +84,40 @@ def test_the_estimate_and_the_command(capsys):
     assert "omniscient searcher alone among heuristic" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("bad", [{"mode": "oracle"}, {"deals": 1}, {"worlds": 0}])
+def test_the_rollout_searcher_in_the_true_world_never_earns_less_than_the_scripted_player(monkeypatch):
+    """The rollout algorithm's cost improvement: with the true deal as its only world and deterministic scripted
+    players, the searcher's choice is worth at least the scripted choice played on by the scripted style (ties
+    keep the scripted choice), so it ends every deal, in every seat, with at least what the heuristic earned."""
+    plan = CeilingPlan("tippen", "loup", 4, "heuristic", deals=2, mode="rollout", worlds=1)
+    searcher = Searcher(plan, np.random.default_rng(5))
+    monkeypatch.setattr(searcher, "worlds", lambda state, start, history, agents, seeds:
+                        [(copy.deepcopy(state), copy.deepcopy(agents))])
+    better = 0
+    for d in range(10):
+        env_seed, seeds = deal(plan, d)
+        base = searcher.play(env_seed, seeds, -1)
+        for seat in range(plan.num_players):
+            mine = searcher.play(env_seed, seeds, seat)[seat]
+            assert mine >= base[seat] - 1e-9, (d, seat, mine, base[seat])
+            better += mine > base[seat] + 1e-9
+    assert better > 0
+
+
+def test_the_rollout_searcher_plays_the_scripted_choice_when_no_action_is_better():
+    """Every action worth the same in every world (one world, the rollouts equal): the scripted player's
+    choice, not the first legal action."""
+    plan = CeilingPlan("tippen", "loup", 4, "heuristic", deals=2, mode="rollout", worlds=3, tries_per_world=0)
+    searcher = Searcher(plan, np.random.default_rng(6))
+    searcher.rolled_out = lambda world, action, me, agents: 0.0
+    env_seed, seeds = deal(plan, 1)
+    state = searcher.game.new_state(np.random.default_rng(env_seed), None)
+    agents = searcher.scripted(seeds)
+    chosen = searcher.choose(state, copy.deepcopy(state), [], agents, seeds)
+    assert chosen == searcher.scripted_action(state, agents)
+    assert chosen != searcher.game.legal_actions(state)[0] or len(searcher.game.legal_actions(state)) == 1
+
+
+@pytest.mark.parametrize("bad", [{"mode": "oracle"}, {"deals": 1}, {"worlds": 0}, {"tries_per_world": -1}])
 def test_a_bad_plan_is_refused(bad):
     with pytest.raises(ValueError):
         CeilingPlan(**{"game": "tippen", "preset": None, "num_players": 4, "opponent": "heuristic", "deals": 10,

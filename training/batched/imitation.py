@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from tqdm import tqdm
 
 from agents.registry import agent_factories
@@ -41,6 +42,7 @@ from rams_env.core.actions import with_plays
 from rams_env.core.game import Game
 from rams_env.core.general import GeneralSpace, Table
 from training.batched.network import ActorCritic, masked_log_probs
+from training.batched.sparse import SparseObs, sparse_rows
 from training.batched.tables import TableSpec
 from training.imitation import HELD_OUT, Demonstrations, discounted, fit_epochs
 
@@ -182,18 +184,66 @@ class RoundRobin:
         return table, native
 
 
+class CompactRows:
+    """Recorded observations as their non-zero entries (training/batched/sparse.py), made dense a batch at a time.
+
+    A general observation is a few percent non-zero (Tippen's 1,521 floats hold about forty, at most ninety), so
+    dense float32 records of a refresher cost 6 KB a decision: Loup's 400,000 taught decisions and their held ones
+    took 12.5 GB at the peak (docs/results.md). Kept as entries they take an eighth of that, and :meth:`dense` gives
+    back the same floats exactly (each entry is added once to a zero), so a fit reads what it read before, bit for
+    bit.
+    """
+
+    def __init__(self, rows: SparseObs, size: int) -> None:
+        self.rows, self.size = rows, size
+
+    @classmethod
+    def of(cls, pieces: list[SparseObs], size: int) -> CompactRows:
+        """Parts kept by :func:`compact`, stacked (each padded to the widest row)."""
+        width = max(piece.index.shape[1] for piece in pieces)
+        index = torch.cat([F.pad(piece.index, (0, width - piece.index.shape[1])) for piece in pieces])
+        value = torch.cat([F.pad(piece.value, (0, width - piece.value.shape[1])) for piece in pieces])
+        return cls(SparseObs(index, value), size)
+
+    def __getitem__(self, rows) -> CompactRows:
+        return CompactRows(self.rows[rows], self.size)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def dense(self) -> torch.Tensor:
+        return SparseObs(self.rows.index.long(), self.rows.value).dense(self.size)
+
+
+def compact(observations: np.ndarray) -> SparseObs:
+    """One deal's dense ``(n, size)`` rows as their entries: recorded deals are kept so, never all dense. The
+    column indices are kept as int16 (every general observation is shorter than 32,768)."""
+    if observations.shape[1] > np.iinfo(np.int16).max:
+        raise ValueError(f"an observation of {observations.shape[1]} floats: too long for int16 column indices")
+    rows = sparse_rows(torch.from_numpy(observations))
+    return SparseObs(rows.index.to(torch.int16), rows.value)
+
+
+def dense(observations: torch.Tensor | CompactRows) -> torch.Tensor:
+    """Observations as the network reads them here: dense float32 rows."""
+    return observations.dense() if isinstance(observations, CompactRows) else observations
+
+
 class Columns:
     """Recorded decisions in the general space, gathered deal by deal."""
 
     def __init__(self) -> None:
         self.parts: tuple[list, ...] = ([], [], [], [])
         self.rows = 0
+        self.size = 0  # the observation's length
 
     def __len__(self) -> int:
         return self.rows
 
     def add(self, general: Table, deal: Deal) -> None:
-        for part, value in zip(self.parts, (general.obs(deal.observations), general.mask(deal.masks),
+        observations = general.obs(deal.observations)
+        self.size = observations.shape[1]
+        for part, value in zip(self.parts, (compact(observations), general.mask(deal.masks),
                                             general.action_of_native[deal.actions], deal.returns), strict=True):
             part.append(value)
         self.rows += len(deal.actions)
@@ -203,17 +253,20 @@ class Columns:
         for mine, theirs in zip(self.parts, other.parts, strict=True):
             mine.extend(theirs)
         self.rows += other.rows
+        self.size = self.size or other.size
 
     def tensors(self) -> Demonstrations | None:
-        """The decisions as tensors (None: none recorded)."""
+        """The decisions as tensors, the observations compact (None: none recorded)."""
         if not self.rows:
             return None
-        return Demonstrations(*(torch.from_numpy(np.concatenate(part)) for part in self.parts))
+        observations, *rest = self.parts
+        return Demonstrations(CompactRows.of(observations, self.size),
+                              *(torch.from_numpy(np.concatenate(part)) for part in rest))
 
 
 def losses(policy: ActorCritic, data: Demonstrations) -> tuple[torch.Tensor, torch.Tensor]:
     """(actor cross-entropy, critic squared error) of ``policy`` on ``data``."""
-    logits, values = policy(data.observations)
+    logits, values = policy(dense(data.observations))
     log_prob = masked_log_probs(logits, data.masks).gather(1, data.actions[:, None]).squeeze(1)
     return -log_prob.mean(), torch.nn.functional.mse_loss(values, data.returns)
 
@@ -224,14 +277,14 @@ def agreement(policy: ActorCritic, data: Demonstrations) -> float:
     if not len(choices):
         return 1.0
     with torch.no_grad():
-        greedy = masked_log_probs(policy.logits(choices.observations), choices.masks).argmax(-1)
+        greedy = masked_log_probs(policy.logits(dense(choices.observations)), choices.masks).argmax(-1)
     return float((greedy == choices.actions).float().mean())
 
 
 class OwnChoices(NamedTuple):
     """The learner's own policy and values at decisions a refresher does not teach, before the fit."""
 
-    observations: torch.Tensor
+    observations: CompactRows | torch.Tensor
     masks: torch.Tensor
     log_probs: torch.Tensor  # (n, actions), masked
     values: torch.Tensor
@@ -239,7 +292,7 @@ class OwnChoices(NamedTuple):
     @classmethod
     def of(cls, policy: ActorCritic, rest: Demonstrations, chunk: int = 4096) -> OwnChoices:
         with torch.no_grad():
-            parts = [policy(rest.observations[i:i + chunk]) for i in range(0, len(rest), chunk)]
+            parts = [policy(dense(rest.observations[i:i + chunk])) for i in range(0, len(rest), chunk)]
         logits = torch.cat([p[0] for p in parts])
         return cls(rest.observations, rest.masks, masked_log_probs(logits, rest.masks),
                    torch.cat([p[1] for p in parts]))
@@ -247,7 +300,7 @@ class OwnChoices(NamedTuple):
     def drift(self, policy: ActorCritic, index: torch.Tensor, value_coef: float) -> torch.Tensor:
         """KL(own choices before || policy now) plus ``value_coef`` times the values' squared change, at ``index``:
         Learning without Forgetting (Li and Hoiem, 2016) on the decisions the teacher does not teach."""
-        logits, values = policy(self.observations[index])
+        logits, values = policy(dense(self.observations[index]))
         now, before, mask = masked_log_probs(logits, self.masks[index]), self.log_probs[index], self.masks[index]
         kl = torch.where(mask, before.exp() * (before - now), torch.zeros_like(now)).sum(-1).mean()
         return kl + value_coef * torch.nn.functional.mse_loss(values, self.values[index])
