@@ -1,4 +1,4 @@
-"""How much is there to gain over a scripted player at a table? Two searchers bound it.
+"""How much is there to gain over a scripted player at a table? Three searchers bound it.
 
 ``rams strength`` asks a trained agent to beat every scripted style alone among them ("agent_alone"). At some
 tables little can be gained at all: Tippen's historic presets with forced stakes are three tricks of card
@@ -14,9 +14,17 @@ table of scripted players, minus what the scripted player earned in seat k of th
   choice so far would have been made as it was and its own observation is what it is, and plays the action
   whose expectimax value is best on average over ``worlds`` of them (too few kept: worlds re-dealt from the
   present position, its observation unchanged). An agent that exists: a **lower bound** of what can be gained.
+- ``rollout``: the same worlds, but each action is valued by playing the deal out with the scripted style in
+  every seat, the searcher's own included (the rollout algorithm: Bertsekas, Tsitsiklis and Wu 1997; Tesauro
+  and Galperin 1996), ties kept at the scripted choice. PIMC's expectimax plays its own later cards as if it saw
+  every hand (strategy fusion); a rollout plays them as the scripted player would, from its own hand, so it
+  does not count on knowledge it will not have. In the true deal it never earns less than the scripted player
+  (tests/test_ceiling.py); over sampled worlds it is one step of policy improvement on the scripted style.
 
-Scripted opponents must be deterministic for the inference to bite (the heuristics are); the search is exact,
-so it is for tables with short deals (Tippen's three cards). ``python -m evaluation.ceiling --help``.
+Scripted opponents must be deterministic for the inference to bite (the heuristics are); the omniscient and PIMC
+searches are exact, so they are for tables with short deals (Tippen's three cards); rollouts are linear in the
+deal's length (Loup's six cards at five players: about 5 s a deal with 16 worlds).
+``python -m evaluation.ceiling --help``.
 """
 
 from __future__ import annotations
@@ -132,17 +140,15 @@ class Searcher:
             return legal[0]
         self.decisions += 1
         if self.plan.mode == "omniscient":
-            values = [self.after(state, action, me, agents) for action in legal]
-        elif self.plan.mode == "rollout":
-            values = np.zeros(len(legal))
-            for world, world_agents in self.worlds(state, start, history, agents, seeds):
-                values += [self.rolled_out(world, action, me, world_agents) for action in legal]
-            own = legal.index(self.scripted_action(state, agents))  # ties keep the scripted player's choice
-            return legal[own] if values[own] >= values.max() - 1e-9 else legal[int(np.argmax(values))]
-        else:
-            values = np.zeros(len(legal))
-            for world, world_agents in self.worlds(state, start, history, agents, seeds):
-                values += [self.after(world, action, me, world_agents) for action in legal]
+            return legal[int(np.argmax([self.after(state, action, me, agents) for action in legal]))]
+        value_of = self.rolled_out if self.plan.mode == "rollout" else self.after
+        values = np.zeros(len(legal))
+        for world, world_agents in self.worlds(state, start, history, agents, seeds):
+            values += [value_of(world, action, me, world_agents) for action in legal]
+        if self.plan.mode == "rollout":  # ties keep the scripted player's choice: the policy improved upon
+            own = legal.index(self.scripted_action(state, agents))
+            if values[own] >= values.max() - 1e-9:
+                return legal[own]
         return legal[int(np.argmax(values))]
 
     # ----------------------------------------------------------------- worlds
@@ -233,7 +239,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--opponent", default="heuristic", help="the scripted style (agent spec)")
     parser.add_argument("--mode", choices=MODES, default="omniscient")
     parser.add_argument("--deals", type=int, default=200, help="held-out deal seeds (the strength gate's)")
-    parser.add_argument("--worlds", type=int, default=30, help="pimc: consistent worlds per decision")
+    parser.add_argument("--worlds", type=int, default=30, help="pimc and rollout: worlds per decision")
     parser.add_argument("--tries", type=int, default=TRIES_PER_WORLD,
                         help="re-deals from the deal's start tried per world wanted before re-dealing from the "
                              "present position (fewer: faster, less inference)")
