@@ -104,8 +104,8 @@ def test_the_rollout_searcher_in_the_true_world_never_earns_less_than_the_script
 
 
 def test_the_rollout_searcher_plays_the_scripted_choice_when_no_action_is_better():
-    """Every action worth the same in every world (one world, the rollouts equal): the scripted player's
-    choice, not the first legal action."""
+    """Every action worth the same in every world (every rollout worth 0): the scripted player's choice, not the
+    first legal action."""
     plan = CeilingPlan("tippen", "loup", 4, "heuristic", deals=2, mode="rollout", worlds=3, tries_per_world=0)
     searcher = Searcher(plan, np.random.default_rng(6))
     searcher.rolled_out = lambda world, action, me, agents: 0.0

@@ -38,7 +38,8 @@ HELD_OUT = 0.1
 class Demonstrations:
     """The teacher's decisions in the learner's seat, as tensors the policy consumes."""
 
-    observations: torch.Tensor  # float32 (n, observation size)
+    observations: torch.Tensor  # float32 (n, observation size); the batched trainer keeps its records compact
+    # (training/batched/imitation.py CompactRows: rows, slices and batches as here, made dense by its ``dense``)
     masks: torch.Tensor  # bool (n, actions)
     actions: torch.Tensor  # int64 (n,)
     returns: torch.Tensor  # float32 (n,): discounted scaled reward from the decision to the deal's end
