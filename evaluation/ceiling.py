@@ -120,16 +120,20 @@ class Searcher:
             return float(state.scores[me])
         return max(self.after(state, action, me, agents) for action in self.game.legal_actions(state))
 
-    def after(self, state, action: int, me: int, agents: list) -> float:
+    def branched(self, state, action: int, agents: list) -> tuple[object, list]:
+        """Copies of ``state`` (``action`` applied) and of the scripted agents, to search on."""
         branch, branch_agents = copy.deepcopy(state), copy.deepcopy(agents)
         self.game.apply(branch, action)
+        return branch, branch_agents
+
+    def after(self, state, action: int, me: int, agents: list) -> float:
+        branch, branch_agents = self.branched(state, action, agents)
         return self.value(branch, me, branch_agents)
 
     def rolled_out(self, state, action: int, me: int, agents: list) -> float:
         """The searcher's payoff after ``action`` when every seat, its own included, then plays the scripted
         style: the rollout algorithm's value of the action (Bertsekas; Tesauro and Galperin 1996)."""
-        branch, branch_agents = copy.deepcopy(state), copy.deepcopy(agents)
-        self.game.apply(branch, action)
+        branch, branch_agents = self.branched(state, action, agents)
         while not branch.terminal:
             self.game.apply(branch, self.scripted_action(branch, branch_agents))
         return float(branch.scores[me])
