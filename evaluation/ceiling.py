@@ -76,12 +76,21 @@ class CeilingPlan:
 class Searcher:
     """The searching seat's choices at one table against one scripted style."""
 
-    def __init__(self, plan: CeilingPlan, rng: np.random.Generator) -> None:
+    def __init__(self, plan: CeilingPlan, rng: np.random.Generator, game=None) -> None:
         self.plan, self.rng = plan, rng
-        self.game = rams_env.make_game(plan.game, plan.num_players, preset=plan.preset)
+        self.game = game or rams_env.make_game(plan.game, plan.num_players, preset=plan.preset)
         self.factory = agent_factory(plan.opponent, self.game)
         self.fallbacks = 0
         self.decisions = 0
+
+    @classmethod
+    def teacher(cls, game, style: str, worlds: int, rng: np.random.Generator) -> Searcher:
+        """A rollout searcher over ``style`` at ``game``'s table that re-deals from the present position only (no
+        inference, the cheap searcher of docs/results.md): the teacher of expert iteration
+        (training/batched/imitation.py), which asks it with :meth:`improved`."""
+        plan = CeilingPlan(game.name, None, game.num_players, style, deals=2, mode="rollout", worlds=worlds,
+                           tries_per_world=0)
+        return cls(plan, rng, game)
 
     # ---------------------------------------------------------------- playing
     def scripted(self, seeds: list[int]) -> list:
@@ -145,9 +154,23 @@ class Searcher:
         self.decisions += 1
         if self.plan.mode == "omniscient":
             return legal[int(np.argmax([self.after(state, action, me, agents) for action in legal]))]
+        return self.best(state, legal, self.worlds(state, start, history, agents, seeds), agents)
+
+    def improved(self, state, agents: list) -> int:
+        """The rollout choice at ``state`` (its seat to act; ``agents`` the scripted players of every seat) over
+        worlds re-dealt from the present position: what it saw up to here is not used to weigh them."""
+        legal = self.game.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
+        self.decisions += 1
+        return self.best(state, legal, self.present_worlds(state, agents), agents)
+
+    def best(self, state, legal: list[int], worlds: list[tuple[object, list]], agents: list) -> int:
+        """The legal action of the best mean value over ``worlds`` (rollouts keep the scripted choice on ties)."""
+        me = state.to_act
         value_of = self.rolled_out if self.plan.mode == "rollout" else self.after
         values = np.zeros(len(legal))
-        for world, world_agents in self.worlds(state, start, history, agents, seeds):
+        for world, world_agents in worlds:
             values += [value_of(world, action, me, world_agents) for action in legal]
         if self.plan.mode == "rollout":  # ties keep the scripted player's choice: the policy improved upon
             own = legal.index(self.scripted_action(state, agents))
@@ -170,6 +193,12 @@ class Searcher:
         if len(kept) >= MIN_WORLDS:
             return kept
         self.fallbacks += 1
+        return self.present_worlds(state, agents)
+
+    def present_worlds(self, state, agents: list) -> list[tuple[object, list]]:
+        """``plan.worlds`` re-deals of the hidden cards at the present position that look the same to the seat to
+        act, each with a copy of the scripted agents."""
+        me, mine = state.to_act, self.observe(state, state.to_act)
         kept, tries = [], 0
         while len(kept) < self.plan.worlds:
             tries += 1
@@ -187,7 +216,8 @@ class Searcher:
         others = [seat for seat in range(self.game.num_players) if seat != me]
         piles = [name for name, place in self.game.card_places.items() if place is Place.PILE]
         groups = [(world.hands, seat) for seat in others] + [(world, name) for name in piles]
-        cards = [card for owner, key in groups for card in self._get(owner, key)]
+        # sorted first: the worlds drawn depend on which cards are hidden, never on where they lie
+        cards = sorted(card for owner, key in groups for card in self._get(owner, key))
         self.rng.shuffle(cards)
         at = 0
         for owner, key in groups:
@@ -208,9 +238,12 @@ class Searcher:
             setattr(owner, key, value)
 
     def replayed(self, world, history, me: int, seeds: list[int]):
-        """``world`` (a re-dealt start) after ``history``, or None if a scripted seat would have chosen otherwise."""
+        """``world`` (a re-dealt start) after ``history``, or None if a scripted seat would have chosen otherwise
+        or the searcher's own action could not be taken there (a card it drew from a stock dealt otherwise)."""
         agents = self.scripted(seeds)
         for seat, action in history:
+            if seat == me and action not in self.game.legal_actions(world):
+                return None
             if seat != me and self.scripted_action(world, agents) != action:
                 return None
             self.game.apply(world, action)

@@ -8,6 +8,7 @@ import copy
 import numpy as np
 import pytest
 
+import rams_env
 from evaluation.ceiling import CeilingPlan, Searcher, main, run_ceiling
 from evaluation.strength import seat_scores
 from evaluation.tournament import deal_seed, game_seeds
@@ -17,6 +18,19 @@ PLAN = CeilingPlan("tippen", "meyers_1905", 4, "heuristic", deals=12)
 
 def deal(plan: CeilingPlan, d: int) -> tuple[int, list[int]]:
     return deal_seed(plan.seed, d), game_seeds(plan.num_players, plan.seed, d, 0)
+
+
+def scripted_until(searcher: Searcher, d: int, stop) -> tuple:
+    """(state, start, history, agents): deal ``d`` of the searcher's plan played by the scripted players until
+    ``stop(state)``."""
+    env_seed, seeds = deal(searcher.plan, d)
+    state = searcher.game.new_state(np.random.default_rng(env_seed), None)
+    start, history, agents = copy.deepcopy(state), [], searcher.scripted(seeds)
+    while not stop(state):
+        action = searcher.scripted_action(state, agents)
+        history.append((state.to_act, action))
+        searcher.game.apply(state, action)
+    return state, start, history, agents
 
 
 def test_the_omniscient_searcher_never_earns_less_than_the_scripted_player_it_replaces():
@@ -49,14 +63,9 @@ def test_a_redeal_keeps_the_searchers_hand_and_every_card_once():
 def test_pimc_worlds_agree_with_what_the_searcher_saw_and_the_true_deal_is_one_of_them():
     plan = CeilingPlan("tippen", "meyers_1905", 4, "heuristic", deals=2, mode="pimc", worlds=5)
     searcher = Searcher(plan, np.random.default_rng(2))
-    game = searcher.game
-    env_seed, seeds = deal(plan, 3)
-    state = game.new_state(np.random.default_rng(env_seed), None)
-    start, history, agents = copy.deepcopy(state), [], searcher.scripted(seeds)
-    while state.tricks_played < 1 or state.to_act != 0:  # seat 0 in the second trick: play has been seen
-        action = searcher.scripted_action(state, agents)
-        history.append((state.to_act, action))
-        game.apply(state, action)
+    seeds = deal(plan, 3)[1]
+    # seat 0 in the second trick: play has been seen
+    state, start, history, agents = scripted_until(searcher, 3, lambda s: s.tricks_played >= 1 and s.to_act == 0)
     true_world = searcher.replayed(copy.deepcopy(start), history, 0, seeds)
     assert true_world is not None and np.array_equal(searcher.observe(true_world[0], 0), searcher.observe(state, 0))
     for world, _ in searcher.worlds(state, start, history, agents, seeds):
@@ -134,3 +143,44 @@ def test_pimc_stops_with_a_clear_error_when_no_redeal_looks_the_same(monkeypatch
     monkeypatch.setattr(searcher, "observe", lambda world, seat: np.array([next(fresh)], np.float32))
     with pytest.raises(RuntimeError, match="no re-deal of the hidden cards looks the same"):
         searcher.worlds(state, copy.deepcopy(state), [], searcher.scripted(seeds), seeds)
+
+
+def test_a_world_where_the_searcher_could_not_have_played_as_it_did_is_dropped_not_a_crash():
+    """Mauscheln's players draw from the stock: re-dealt from the deal's start, the stock hands the searcher other
+    cards, and its own later play may be of a card it does not hold there. Such a world is inconsistent with what
+    it saw, so it is dropped (it once raised from deep in the engine, 34 deals into a run)."""
+    plan = CeilingPlan("mauscheln", "standard", 4, "heuristic", deals=2, mode="rollout", worlds=4)
+    searcher = Searcher(plan, np.random.default_rng(0))
+    game, seeds = searcher.game, deal(plan, 0)[1]
+    _, start, history, _ = scripted_until(searcher, 0, lambda s: s.terminal)
+    assert searcher.replayed(copy.deepcopy(start), history, 0, seeds) is not None  # the true deal is kept
+    me = history[-1][0]  # the deal's last card, as if that seat had played one it does not hold
+    world = copy.deepcopy(start)
+    for _, action in history[:-1]:
+        game.apply(world, action)
+    illegal = next(a for a in range(game.actions.size) if a not in game.legal_actions(world))
+    assert searcher.replayed(copy.deepcopy(start), [*history[:-1], (me, illegal)], me, seeds) is None
+
+
+def test_the_teachers_choice_does_not_depend_on_the_cards_its_seat_cannot_see():
+    """Expert iteration's teacher (Searcher.teacher) is handed the true state: it must use the hidden cards only as
+    the pool it re-deals. Swapping two hidden cards between other seats leaves every choice it makes unchanged."""
+    game = rams_env.make_game("tippen", 5, preset="loup")
+    changed = 0
+    for d in range(8):
+        state = game.new_state(np.random.default_rng(100 + d), None)
+        agents = Searcher(CeilingPlan("tippen", "loup", 5, "heuristic", deals=2), np.random.default_rng(0),
+                          game).scripted(list(range(5)))
+        while not state.terminal:
+            me = state.to_act
+            others = [seat for seat in range(5) if seat != me and state.hands[seat]]
+            swapped = copy.deepcopy(state)
+            if len(others) >= 2:
+                a, b = others[:2]
+                swapped.hands[a][0], swapped.hands[b][0] = state.hands[b][0], state.hands[a][0]
+                changed += 1
+            choices = [Searcher.teacher(game, "heuristic", 4, np.random.default_rng(7)).improved(s, agents)
+                       for s in (state, swapped)]
+            assert choices[0] == choices[1], (d, me)
+            game.apply(state, choices[0])
+    assert changed > 20
