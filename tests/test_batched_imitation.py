@@ -108,14 +108,15 @@ def test_a_run_warm_starts_once_keeps_the_metrics_and_a_resume_does_not_repeat_i
 def test_a_refresher_starts_from_init_from_and_records_only_at_warm_start_tables(tmp_path, monkeypatch):
     """init_from and a teacher together: the checkpoint's weights first, then imitation at the listed tables only
     (a trained agent taught again where its self-play let a decision collapse)."""
+    import training.batched.chunks as chunks
     import training.batched.imitation as imitation
 
     source = BatchedRun(tiny(tmp_path / "source", "total_timesteps=300"), quiet=True)
     source.train()
     weights = source.save("weights.zip", optimizer=False)
     _, start, _ = load_checkpoint(weights)
-    recorded, record, fitted_from, fit_ = [], imitation.record_refresher, [], imitation.fit
-    monkeypatch.setattr(imitation, "record_refresher",
+    recorded, record, fitted_from, fit_ = [], chunks.record_refresher, [], imitation.fit
+    monkeypatch.setattr(chunks, "record_refresher",
                         lambda game, tables, *rest, **kw: recorded.append(tables) or record(game, tables, *rest, **kw))
     monkeypatch.setattr(imitation, "fit", lambda policy, *rest, **kw: fitted_from.append(
         {k: v.clone() for k, v in policy.state_dict().items()}) or fit_(policy, *rest, **kw))
@@ -235,10 +236,10 @@ def test_holding_other_tables_is_a_refreshers_option(settings, message):
 
 
 def test_a_run_holds_exactly_its_tables_not_taught(tmp_path, monkeypatch):
-    import training.batched.imitation as imitation
+    import training.batched.chunks as chunks
 
-    held, record = [], imitation.record_refresher
-    monkeypatch.setattr(imitation, "record_refresher",
+    held, record = [], chunks.record_refresher
+    monkeypatch.setattr(chunks, "record_refresher",
                         lambda *args, **kw: held.append(kw["hold"]) or record(*args, **kw))
     run = BatchedRun(tiny(tmp_path, "game=tippen", "tables=[{num_players: 3}, {num_players: 4}, {num_players: 5}]",
                           "warm_start.teacher=heuristic", "warm_start.decisions=50", "warm_start.epochs=1",
@@ -316,3 +317,60 @@ def test_a_batched_run_with_a_teacher_may_be_its_warm_start_alone(tmp_path):
     for settings in (["trainer=batched"], ["trainer=sb3", "warm_start.teacher=heuristic"]):
         with pytest.raises(ConfigError, match="total_timesteps must be a positive whole number"):
             load_config(None, [*settings, "total_timesteps=0"])
+
+
+def test_a_rollout_teacher_plays_the_searchers_choices_and_is_recorded_like_any_other():
+    """``rollout:heuristic``: every decision with a choice is the rollout searcher's (evaluation/ceiling.py), the
+    same searcher with the same re-deals asked at the same positions; the records keep the usual shape."""
+    from evaluation.ceiling import Searcher
+
+    tables = resolve_tables([{"num_players": 4, "preset": "loup"}], "tippen", None, {})
+    table = teacher_tables("tippen", tables, "rollout:heuristic", seed=4, worlds=3)[0]
+    deal = play_deal(table, np.random.default_rng(9), 9, gamma=1.0, scale=0.1)
+    game, state = table.game, table.game.new_state(np.random.default_rng(9), None, random_carry=True)
+    searcher = Searcher.teacher(game, "heuristic", 3, np.random.default_rng([4, 0]))
+    for teacher in table.teachers:  # play_deal resets them for the deal; the heuristic keeps no memory
+        teacher.reset(0)
+    departures = 0
+    for action in deal.actions:
+        assert searcher.improved(state, table.teachers) == action
+        departures += action != searcher.scripted_action(state, table.teachers)
+        game.apply(state, int(action))
+    assert state.terminal and departures > 0  # it searched, and found better than the heuristic somewhere
+    data = record_tables("tippen", tables, "rollout:heuristic", 40, gamma=1.0, scale=0.1, seed=4, progress=False)
+    assert len(data) >= 40 and data.masks[torch.arange(len(data)), data.actions].all()
+
+
+def test_chunked_recordings_depend_on_the_chunks_not_the_workers_and_one_chunk_is_the_one_stream():
+    from training.batched.chunks import Recording, record_chunks
+
+    tables = resolve_tables([{"num_players": 3, "preset": "loup"}, {"num_players": 4}], "tippen", None, {})
+    recording = Recording("tippen", tuple(tables), "heuristic", 1.0, 0.1, ("play",), tuple(
+        resolve_tables([{"num_players": 5}], "tippen", None, {})))
+    one = record_refresher("tippen", tables, "heuristic", 90, 1.0, 0.1, 6, False, ["play"], recording.hold)
+    assert all(_same(a, b) for a, b in zip(one, record_chunks(recording, 90, 6, progress=False), strict=True))
+    alone, split = (record_chunks(recording, 90, 6, chunks=3, workers=w, progress=False) for w in (1, 2))
+    assert all(_same(a, b) for a, b in zip(alone, split, strict=True))
+    assert len(alone[0]) >= 90 and not _same(alone[0], one[0])  # three streams of deals, not the one
+    with pytest.raises(ValueError, match="chunks=0"):
+        record_chunks(recording, 90, 6, chunks=0)
+
+
+def _same(a, b) -> bool:
+    return len(a) == len(b) and torch.equal(dense(a.observations), dense(b.observations)) and all(
+        torch.equal(getattr(a, name), getattr(b, name)) for name in ("masks", "actions", "returns"))
+
+
+@pytest.mark.parametrize(("settings", "message"), [
+    (["trainer=sb3", "warm_start.teacher=rollout:heuristic"], "a searching teacher is the batched trainer's"),
+    (["trainer=batched", "warm_start.teacher=rollout:self"], "rollout:<scripted spec>"),
+    (["trainer=batched", "warm_start.teacher=rollout:nobody"], "warm_start.teacher"),
+    (["trainer=batched", "warm_start.chunks=0"], "warm_start.chunks must be a positive whole number"),
+    (["trainer=sb3", "warm_start.workers=2"], "warm_start.workers: the batched trainer's"),
+    (["trainer=batched", "warm_start.decisions=4", "warm_start.chunks=8"], "at most warm_start.decisions"),
+])
+def test_searching_teachers_and_chunked_recordings_are_validated(settings, message):
+    from training.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match=message):
+        load_config(None, [*settings, "game=tippen"])

@@ -55,11 +55,16 @@ class EvalConfig:
     tables: Any = field(default_factory=list)
 
 
+ROLLOUT_PREFIX = "rollout:"
+"""``warm_start.teacher`` prefix of the rollout searcher over a scripted style (training/batched/imitation.py)."""
+
+
 @dataclass
 class WarmStartConfig:
     """Imitation of a teacher before PPO (training/imitation.py); off while ``teacher`` is empty."""
 
-    teacher: str = ""  # agent spec the learner copies first (e.g. "heuristic"); "" = start from a random network
+    teacher: str = ""  # agent spec the learner copies first (e.g. "heuristic"); "" = start from a random network;
+    # batched trainer: also "rollout:<spec>", the rollout searcher over that scripted player (expert iteration)
     decisions: int = 100_000  # teacher decisions recorded in the learner's seat against the opponent pool
     epochs: int = 10  # passes over the recorded decisions
     batch_size: int = 256
@@ -74,6 +79,9 @@ class WarmStartConfig:
     # taught deals' other decisions, so what it teaches at a few tables does not move the others
     hold_coef: float = 1.0  # batched trainer, with actions: the weight of the held decisions' term (KL and value
     # error to the agent before the fit) beside the taught ones' cross-entropy
+    rollout_worlds: int = 8  # batched trainer, teacher "rollout:<style>": re-deals per searched decision
+    chunks: int = 1  # batched trainer: the recording in so many independent streams of deals (1: one stream)
+    workers: int = 1  # batched trainer: processes recording the chunks (the records do not depend on it)
 
 
 @dataclass
@@ -152,7 +160,8 @@ class TrainConfig:
             raise ConfigError("warm_start: imitation warm start is the sb3 and batched trainers'; the rllib "
                               "trainer has none (--set warm_start.teacher='')")
         default = WarmStartConfig()
-        for key in ("tables", "actions", "hold_other_tables", "hold_coef"):  # a refresher's settings
+        for key in ("tables", "actions", "hold_other_tables", "hold_coef", "rollout_worlds", "chunks",
+                    "workers"):  # a refresher's and a recording's settings
             if self.trainer != "batched" and getattr(self.warm_start, key) != getattr(default, key):
                 raise ConfigError(f"warm_start.{key}: the batched trainer's (the sb3 path records every decision "
                                   f"of the learner's one table); --set warm_start.{key}={getattr(default, key)}")
@@ -259,9 +268,11 @@ class TrainConfig:
         from training.pool import PoolError, PoolKind, scripted_factories
 
         warm = self.warm_start
-        for name in ("decisions", "epochs", "batch_size"):
+        for name in ("decisions", "epochs", "batch_size", "rollout_worlds", "chunks", "workers"):
             if not isinstance(getattr(warm, name), int) or getattr(warm, name) <= 0:
                 raise ConfigError(f"warm_start.{name} must be a positive whole number")
+        if warm.chunks > warm.decisions:
+            raise ConfigError(f"warm_start.chunks={warm.chunks}: at most warm_start.decisions ({warm.decisions})")
         if not warm.learning_rate > 0 or not warm.value_coef >= 0:
             raise ConfigError("warm_start.learning_rate must be positive and warm_start.value_coef not negative")
         self._check_action_labels("warm_start.actions", warm.actions)
@@ -274,10 +285,14 @@ class TrainConfig:
                               "warm_start.tables (the other tables are the run's tables not taught at)")
         if not warm.teacher:
             return
-        if PoolKind.of(str(warm.teacher)):
-            raise ConfigError(f"warm_start.teacher: an agent spec of agents/registry.py, not {warm.teacher!r}")
+        style = str(warm.teacher).removeprefix(ROLLOUT_PREFIX)
+        if style != str(warm.teacher) and self.trainer != "batched":
+            raise ConfigError(f"warm_start.teacher {warm.teacher!r}: a searching teacher is the batched trainer's")
+        if PoolKind.of(style):
+            raise ConfigError(f"warm_start.teacher: an agent spec of agents/registry.py or rollout:<scripted spec>, "
+                              f"not {warm.teacher!r}")
         try:
-            scripted_factories([str(warm.teacher)], game)
+            scripted_factories([style], game)
         except PoolError as err:
             raise ConfigError(f"warm_start.teacher: {err}") from None
 

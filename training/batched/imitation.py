@@ -23,6 +23,14 @@ where it had won +0.16 (docs/results.md, "The blind privileges"). A choice that 
 few, moves at the others too: ``warm_start.hold_other_tables`` also holds the run's other tables (Tippen's tap,
 taught where the bête is a stake, fell from 0.47 to 0.27 at the default table without it; docs/results.md, "The
 tap where the bête is a stake").
+
+A teacher ``rollout:<style>`` (e.g. ``rollout:heuristic``) is the rollout searcher of evaluation/ceiling.py over
+that style: at each decision with a choice it plays every legal action out in ``warm_start.rollout_worlds`` re-deals
+of the cards the seat cannot see, the style in every seat after it, and picks the best on average (one step of
+policy improvement on the style). It beat the heuristic at Tippen's Loup 5p (+0.105 chips a deal, docs/results.md)
+where the agent lost; copying it is expert iteration's step (Anthony, Tian and Barber 2017). It costs some 0.1 s a
+decision, so a recording may be split into ``warm_start.chunks`` independent streams of deals, run on
+``warm_start.workers`` processes (training/batched/chunks.py).
 """
 
 from __future__ import annotations
@@ -38,18 +46,22 @@ from tqdm import tqdm
 
 from agents.registry import agent_factories
 from agents.table import Turn, _choose, reads
+from evaluation.ceiling import Searcher
 from rams_env.core.actions import with_plays
 from rams_env.core.game import Game
 from rams_env.core.general import GeneralSpace, Table
 from training.batched.network import ActorCritic, masked_log_probs
 from training.batched.sparse import SparseObs, sparse_rows
 from training.batched.tables import TableSpec
+from training.config import ROLLOUT_PREFIX, WarmStartConfig
 from training.imitation import HELD_OUT, Demonstrations, discounted, fit_epochs
 
 NO_DECISION_DEALS = 200
 """Deals per table after which a refresher whose ``actions`` were never legal stops with an error."""
 REST_PER_TAUGHT = 2
 """A refresher keeps the learner's own choices on up to this many other decisions per taught one."""
+ROLLOUT_WORLDS = WarmStartConfig.rollout_worlds
+"""Worlds per searched decision of a ``rollout:`` teacher (``warm_start.rollout_worlds``)."""
 
 
 @dataclass
@@ -61,23 +73,27 @@ class TeacherTable:
     teachers: list
     reads: tuple[bool, bool]
     kept: np.ndarray  # native action indices: a decision is recorded only if one is legal (every one: all kept)
+    search: Searcher | None = None  # a rollout: teacher's searcher; the teachers are then its style's players
 
 
-def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str,
-                   actions: Sequence[str] = ()) -> list[TeacherTable]:
+def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str, actions: Sequence[str] = (),
+                   seed: int = 0, worlds: int = ROLLOUT_WORLDS) -> list[TeacherTable]:
     """Each table's game, general map and teachers (a teacher per seat: agents may keep per-deal memory), and
     the actions whose decisions are recorded (``actions`` by label, ``play`` for every card; none named: every
-    decision)."""
+    decision). A ``rollout:`` teacher gets a searcher per table, its re-deals drawn from ``seed``."""
     space = GeneralSpace(game_name)
+    style = teacher.removeprefix(ROLLOUT_PREFIX)
     out = []
-    for spec in tables:
+    for number, spec in enumerate(tables):
         game = spec.make_game(game_name)
-        factory = agent_factories([teacher], game)[teacher]
+        factory = agent_factories([style], game)[style]
         teachers = [factory(seat) for seat in range(game.num_players)]
         labels = [game.actions.label(a) for a in range(game.actions.size)]
         taught = set(with_plays(actions, labels, game.pack().codes))
         kept = np.array([a for a, label in enumerate(labels) if not actions or label in taught], np.int64)
-        out.append(TeacherTable(game, space.table(game), teachers, reads(teachers[0]), kept))
+        search = Searcher.teacher(game, style, worlds, np.random.default_rng([seed, number])) \
+            if teacher.startswith(ROLLOUT_PREFIX) else None
+        out.append(TeacherTable(game, space.table(game), teachers, reads(teachers[0]), kept, search))
     return out
 
 
@@ -103,8 +119,11 @@ def play_deal(table: TeacherTable, rng: np.random.Generator, deal_seed: int, gam
         game.encode(state, to_act, obs)
         mask = np.zeros(game.actions.size, bool)
         mask[legal] = True
-        turn = Turn(game, state, to_act, legal, game.view(state, to_act) if table.reads[1] else None)
-        action = _choose(game, state, table.teachers[to_act], turn, table.reads[0])
+        if table.search is not None:
+            action = table.search.improved(state, table.teachers)
+        else:
+            turn = Turn(game, state, to_act, legal, game.view(state, to_act) if table.reads[1] else None)
+            action = _choose(game, state, table.teachers[to_act], turn, table.reads[0])
         for column, value in ((observations, obs), (masks, mask), (actions, action), (who, to_act),
                               (scores, float(state.scores[to_act]))):
             column.append(value)
@@ -136,16 +155,19 @@ def record_tables(game_name: str, tables: list[TableSpec], teacher: str, decisio
 
 def record_refresher(game_name: str, tables: list[TableSpec], teacher: str, decisions: int, gamma: float,
                      scale: float, seed: int, progress: bool = True, actions: Sequence[str] = (),
-                     hold: Sequence[TableSpec] = ()) -> tuple[Demonstrations, Demonstrations | None]:
+                     hold: Sequence[TableSpec] = (), worlds: int = ROLLOUT_WORLDS
+                     ) -> tuple[Demonstrations, Demonstrations | None]:
     """(taught, rest): :func:`record_tables`'s decisions, and up to ``REST_PER_TAUGHT`` times as many of the same
     deals' other decisions (None without ``actions``), where a refresher keeps the learner's own choices. With
     ``hold`` (``warm_start.hold_other_tables``: the run's other tables) half of the rest is every decision of
     deals there instead, one after each taught deal, so a choice taught at a few tables stays where it was at
     the others."""
-    taught_deals = RoundRobin(teacher_tables(game_name, tables, teacher, actions), np.random.default_rng(seed), seed)
-    # the held tables' deals come from a stream of their own: the taught deals are the same with or without them
-    held_deals = RoundRobin(teacher_tables(game_name, list(hold), teacher), np.random.default_rng([seed, 1]),
-                            seed) if hold else None
+    taught_deals = RoundRobin(teacher_tables(game_name, tables, teacher, actions, seed, worlds),
+                              np.random.default_rng(seed), seed)
+    # the held tables' deals come from a stream of their own: the taught deals are the same with or without them;
+    # the learner's own choices are held there, so the teacher's are never searched for
+    held_deals = RoundRobin(teacher_tables(game_name, list(hold), teacher.removeprefix(ROLLOUT_PREFIX)),
+                            np.random.default_rng([seed, 1]), seed) if hold else None
     taught, rest, held = Columns(), Columns(), Columns()
     held_cap = REST_PER_TAUGHT * decisions // 2 if hold else 0
     rest_cap = REST_PER_TAUGHT * decisions - held_cap

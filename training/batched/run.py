@@ -171,14 +171,16 @@ class BatchedRun:
                 print(f"starting from the weights of {cfg.batched.init_from}")
         if not cfg.warm_start.teacher:
             return None
-        from training.batched.imitation import fit, record_refresher
+        from training.batched.chunks import Recording, record_chunks
+        from training.batched.imitation import fit
 
         warm = cfg.warm_start
         taught = cfg.warm_start_table_specs() or self.tables
         hold = [table for table in self.tables if table not in taught] if warm.hold_other_tables else []
-        data, rest = record_refresher(cfg.game, taught, warm.teacher, warm.decisions, cfg.batched.gamma,
-                                      cfg.batched.reward_scale, cfg.seed, progress=not self.quiet,
-                                      actions=warm.actions, hold=hold)
+        recording = Recording(cfg.game, tuple(taught), warm.teacher, cfg.batched.gamma, cfg.batched.reward_scale,
+                              tuple(warm.actions), tuple(hold), warm.rollout_worlds)
+        data, rest = record_chunks(recording, warm.decisions, cfg.seed, warm.chunks, warm.workers,
+                                   progress=not self.quiet)
         self.warm_metrics = fit(self.selfplay.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
                                 warm.value_coef, progress=not self.quiet, rest=rest, hold_coef=warm.hold_coef)
         self.selfplay.set_anchor()

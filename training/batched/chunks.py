@@ -1,0 +1,81 @@
+"""A warm start's recording in independent chunks, on as many processes as there are cores to spare.
+
+Recording the heuristic takes minutes, and one stream of deals is what every shipped recipe used (``chunks: 1``,
+bit for bit as before). A searching teacher (``rollout:heuristic``, training/batched/imitation.py) costs some 0.1 s a
+decision: 20,000 of them are half an hour of one core. So the deals are split into ``warm_start.chunks`` streams,
+chunk c drawing from seed + c x CHUNK_SEED_STRIDE (chunk 0 is the one-stream recording's), each recording its share
+of the decisions, and ``warm_start.workers`` processes run them (evaluation/workers.py). The chunks are joined in
+their order, so the records depend on the chunk count, never on the worker count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+from tqdm import tqdm
+
+from evaluation.workers import run_tasks
+from training.batched.imitation import ROLLOUT_WORLDS, CompactRows, record_refresher
+from training.batched.tables import TableSpec
+from training.imitation import Demonstrations
+
+CHUNK_SEED_STRIDE = 1_000_003
+"""Chunk c of a recording draws its deals from seed + c times this (chunk 0: the one-stream recording's)."""
+
+
+@dataclass(frozen=True)
+class Recording:
+    """What every chunk records alike (picklable: it is sent to the workers)."""
+
+    game_name: str
+    tables: tuple[TableSpec, ...]
+    teacher: str
+    gamma: float
+    scale: float
+    actions: tuple[str, ...] = ()
+    hold: tuple[TableSpec, ...] = ()
+    worlds: int = ROLLOUT_WORLDS
+
+
+@dataclass(frozen=True)
+class Chunk:
+    recording: Recording
+    seed: int
+    decisions: int
+    progress: bool
+
+
+def record_chunk(chunk: Chunk) -> tuple[Demonstrations, Demonstrations | None]:
+    """One chunk's (taught, rest), as :func:`record_refresher` records them."""
+    r = chunk.recording
+    return record_refresher(r.game_name, list(r.tables), r.teacher, chunk.decisions, r.gamma, r.scale, chunk.seed,
+                            chunk.progress, actions=r.actions, hold=r.hold, worlds=r.worlds)
+
+
+def record_chunks(recording: Recording, decisions: int, seed: int, chunks: int = 1, workers: int = 1,
+                  progress: bool = True) -> tuple[Demonstrations, Demonstrations | None]:
+    """(taught, rest) of ``decisions`` split over ``chunks`` streams of deals, run on ``workers`` processes;
+    ``chunks=1`` is :func:`record_refresher` itself (its own progress bar), more count whole chunks on one bar."""
+    if chunks < 1 or workers < 1 or decisions < chunks:
+        raise ValueError(f"chunks={chunks}, workers={workers}: 1 or more, and at most one chunk per decision")
+    share, extra = divmod(decisions, chunks)
+    tasks = [Chunk(recording, seed + c * CHUNK_SEED_STRIDE, share + (c < extra), progress and chunks == 1)
+             for c in range(chunks)]
+    with tqdm(total=decisions, unit="decision", disable=not progress or chunks == 1, dynamic_ncols=True,
+              desc=f"warm start: recording {recording.teacher} in {chunks} chunks on {min(workers, chunks)} "
+                   "processes") as bar:
+        parts = run_tasks(tasks, record_chunk, min(workers, chunks),
+                          done=lambda chunk, _: bar.update(chunk.decisions))
+    return joined([taught for taught, _ in parts]), joined([rest for _, rest in parts])
+
+
+def joined(parts: Sequence[Demonstrations | None]) -> Demonstrations | None:
+    """The chunks' decisions one after another (None: none recorded)."""
+    parts = [part for part in parts if part is not None]
+    if len(parts) <= 1:
+        return parts[0] if parts else None
+    observations = CompactRows.of([part.observations.rows for part in parts], parts[0].observations.size)
+    return Demonstrations(observations, *(torch.cat([getattr(part, name) for part in parts])
+                                          for name in ("masks", "actions", "returns")))
