@@ -18,6 +18,7 @@ import argparse
 
 import torch
 
+from evaluation.throughput import measured_code
 from rams_env.core.general import GeneralSpace
 from training.batched.imitation import agreement, fit, record_tables
 from training.batched.network import ActorCritic
@@ -61,6 +62,7 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=8, help="passes of each fit (default 8)")
     parser.add_argument("--net-arch", type=int, nargs="+", default=[256, 256], help="hidden layers (default 256 256)")
     args = parser.parse_args()
+    print(measured_code(), flush=True)
     torch.set_num_threads(1)
     tables = []
     for text in args.tables:

@@ -18,7 +18,7 @@ import argparse
 import numpy as np
 
 import rams_env
-from evaluation.throughput import cpu_seconds, pin_one_core, preset_for, random_play
+from evaluation.throughput import cpu_seconds, measured_code, pin_one_core, preset_for, random_play
 from rams_env.core.observation import OBS_DTYPE
 from rams_env.factory import raw_env
 
@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("cases", nargs="*", default=list(DEFAULT), help="game:players (default: %(default)s)")
     parser.add_argument("--seconds", type=float, default=1.5, help="CPU-seconds per loop (default 1.5)")
     args = parser.parse_args(argv)
+    print(measured_code(), flush=True)
     pin_one_core()
     print("| game | players | total | rules | encoding | AEC | wrapper |  (µs per decision)")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")

@@ -19,7 +19,7 @@ import itertools
 import sys
 
 import rams_env
-from evaluation.throughput import preset_for, random_play
+from evaluation.throughput import measured_code, preset_for, random_play
 
 
 def enum_reads(case: str, deals: int) -> tuple[collections.Counter, float]:
@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=300, help="deals counted after a warm-up (default 300)")
     parser.add_argument("--top", type=int, default=20, help="lines shown (default 20)")
     args = parser.parse_args(argv)
+    print(measured_code(), flush=True)
     reads, decisions = enum_reads(args.case, args.deals)
     print(f"{args.case}: {sum(reads.values()) / decisions:.2f} enum members read from their class a decision")
     print("| per decision | member | function | line |")

@@ -22,6 +22,8 @@ import re
 import subprocess
 import sys
 
+from evaluation.throughput import measured_code
+
 INSTRUCTIONS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
@@ -60,6 +62,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=150, help="deals counted after the warm-up (default 150)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    print(measured_code(), flush=True)
     if args.child:
         print(play(args.cases[0], args.deals))
         return

@@ -23,7 +23,7 @@ import statistics
 from collections.abc import Callable
 
 import rams_env
-from evaluation.throughput import pin_one_core, preset_for, random_play
+from evaluation.throughput import measured_code, pin_one_core, preset_for, random_play
 from rams_env.registry import GAMES, game_class
 
 PEERS = {
@@ -83,6 +83,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="rams table sizes (default 3 4 6 8)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
+    print(measured_code(), flush=True)
     core = pin_one_core()
     results = measure(tuple(args.sizes), args.seconds, args.rounds)
     print(f"pinned to core {core}; {args.rounds} rounds of {args.seconds} CPU-s; medians")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from evaluation.throughput import cpu_seconds, pin_one_core
+from evaluation.throughput import cpu_seconds, measured_code, pin_one_core
 from rams_env.core.general import GeneralSpace
 
 ROWS = 1024
@@ -55,6 +55,7 @@ def main() -> None:
     parser.add_argument("tables", nargs="*", default=DEFAULT, help="game:players")
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement")
     args = parser.parse_args()
+    print(measured_code(), flush=True)
     pin_one_core()
     for spec in args.tables:
         game, n = spec.split(":")

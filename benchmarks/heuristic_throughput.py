@@ -23,6 +23,7 @@ import numpy as np
 from agents.registry import agent_factories
 from agents.table import play
 from evaluation.strength import scripted_opponents
+from evaluation.throughput import measured_code
 from rams_env.registry import GAMES, game_class, make_game
 
 
@@ -56,6 +57,7 @@ def main() -> None:
                         help="the default rules only, or every preset of each game")
     parser.add_argument("--deals", type=int, default=200, help="deals per game and preset (default 200)")
     args = parser.parse_args()
+    print(measured_code(), flush=True)
     print("| game | preset | decisions | decisions / CPU-s |")
     print("| --- | --- | ---: | ---: |")
     for name in args.games:

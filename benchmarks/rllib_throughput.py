@@ -22,6 +22,7 @@ from pathlib import Path
 
 import torch
 
+from evaluation.throughput import measured_code
 from training.config import load_config
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "train"
@@ -89,6 +90,7 @@ def main() -> None:
     parser.add_argument("--skip-others", action="store_true", help="RLlib rows only")
     parser.add_argument("--json", metavar="PATH", help="also write the rates as JSON")
     args = parser.parse_args()
+    print(measured_code(), flush=True)
     torch.set_num_threads(1)
     rates = {}
     with tempfile.TemporaryDirectory(prefix="rams-rllib-bench-") as tmp:

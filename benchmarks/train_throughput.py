@@ -45,6 +45,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 import rams_env
 from agents.random_agent import RandomAgent
+from evaluation.throughput import measured_code
 from training.single_seat import SingleSeatEnv
 
 PEER = "leduc_holdem_v4"
@@ -294,6 +295,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--net-arch", type=int, nargs="+", default=[128, 128])
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
+    print(measured_code(), flush=True)
     out = run(args) if args.games else {"settings": vars(args), "results": {}}
     if args.games:
         print(f"{'environment':18} {'learner steps/s':>16} {'leduc / this':>13} {'per round':>10}"

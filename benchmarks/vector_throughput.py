@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 import rams_env  # noqa: E402
 import rams_env.registry  # noqa: E402
 import rams_env.vector as vector  # noqa: E402
-from evaluation.throughput import cpu_seconds, preset_for, random_play  # noqa: E402
+from evaluation.throughput import cpu_seconds, measured_code, preset_for, random_play  # noqa: E402
 
 BASELINE = "texas_holdem_v4"
 
@@ -154,6 +154,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--compile", action="store_true", help="also time start-up with a cold and a warm cache")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
+    print(measured_code(), flush=True)
 
     core = max(os.sched_getaffinity(0)) if args.core is None else args.core
     os.sched_setaffinity(0, {core})

@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from evaluation.throughput import measured_code  # noqa: E402
 from rams_env import records  # noqa: E402
 from tests.web.browser import free_port  # noqa: E402
 
@@ -123,6 +124,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--deals", type=int, default=2, help="deals per table (default 2)")
     parser.add_argument("--timeout", type=float, default=600, help="give up after this many seconds (default 600)")
     args = parser.parse_args(argv)
+    print(measured_code(), flush=True)
     server, base = start_server()
     try:
         latencies, wall = asyncio.run(asyncio.wait_for(run(base, args.tables, args.deals), args.timeout))

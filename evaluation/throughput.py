@@ -9,7 +9,9 @@ measuring process so that other processes on a shared machine do not count.
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -27,6 +29,24 @@ def pin_one_core() -> int | None:
     core = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {core})
     return core
+
+
+def measured_code() -> str:
+    """Which rams code a measurement imports: its directory and that checkout's commit (``+`` if modified).
+
+    Why: the package is installed editable, so a script run from another checkout (a git worktree sharing the
+    virtualenv) imports the installed checkout's code, not its own, unless PYTHONPATH names it. A before/after
+    comparison of two worktrees then measures one code twice; the benchmarks print this line so it shows.
+    """
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit, dirty = "", ""
+    return f"code measured: {root} at {commit or 'an unknown commit'}{'+' if dirty else ''}"
 
 
 def random_play(env, seconds: float, seed: int = 0,
