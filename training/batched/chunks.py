@@ -41,6 +41,8 @@ class Recording:
 
 @dataclass(frozen=True)
 class Chunk:
+    """One stream of deals: its seed, its share of the decisions, and whether it shows its own progress."""
+
     recording: Recording
     seed: int
     decisions: int
