@@ -96,6 +96,19 @@ def play(game: Game, state: State, agents: Sequence[Agent], watcher: Watcher | N
     return decisions
 
 
+def chosen(game: Game, state: State, agent: Agent, legal: list[int] | None = None,
+           needs: tuple[bool, bool] | None = None) -> int:
+    """``agent``'s legal action in the seat to act at ``state``, for loops that step agents outside :func:`play`
+    (the batched trainer's scripted seats, the refresher's teachers, the searchers' rollouts): the same
+    encoding on demand and the same refusal of an illegal choice. ``legal`` and ``needs`` (:func:`reads`) may be
+    passed when the caller has them already."""
+    seat = state.to_act
+    legal = game.legal_actions(state) if legal is None else legal
+    read_obs, read_view = reads(agent) if needs is None else needs
+    turn = Turn(game, state, seat, legal, game.view(state, seat) if read_view else None)
+    return _choose(game, state, agent, turn, read_obs)
+
+
 def _choose(game: Game, state: State, agent: Agent, turn: Turn, read_obs: bool) -> int:
     """The agent's legal action at ``turn`` (its observation encoded only if it reads one)."""
     mask = np.zeros(game.actions.size, dtype=np.int8)

@@ -38,7 +38,7 @@ from tqdm import tqdm
 
 import rams_env
 from agents.registry import agent_factory
-from agents.table import Turn, _choose, reads
+from agents.table import chosen
 from evaluation.duplicate import MeanEstimate, estimate
 from evaluation.strength import HELD_OUT_SEED
 from evaluation.tournament import deal_seed, game_seeds
@@ -101,11 +101,7 @@ class Searcher:
         return agents
 
     def scripted_action(self, state, agents: list) -> int:
-        game, seat = self.game, state.to_act
-        legal = game.legal_actions(state)
-        read_obs, read_view = reads(agents[seat])
-        return _choose(game, state, agents[seat], Turn(game, state, seat, legal,
-                                                        game.view(state, seat) if read_view else None), read_obs)
+        return chosen(self.game, state, agents[state.to_act])
 
     def play(self, env_seed: int, seeds: list[int], me: int) -> list[float]:
         """One deal, the searcher in seat ``me`` (-1: nobody, the all-scripted table); every seat's payoff."""

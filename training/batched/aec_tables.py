@@ -4,7 +4,7 @@
 (``reset``, ``step``, the same arrays), so the learner meets scripted styles in the same rollout as its
 self-play deals: the seats it leaves free are the league's, batched with every other slot's forward; the
 scripted seats act inside ``step`` (one Python call per scripted decision, through the deal loop's own
-``_choose`` in agents/table.py, so each agent gets only what it reads) until a free seat must act.
+``chosen`` in agents/table.py, so each agent gets only what it reads) until a free seat must act.
 
 When a deal ends in a step, its last rewards are reported with ``done``; the next deal begins at once and
 its scripted seats play up to the first free decision: rewards they cause then (antes) are reported with
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.registry import agent_factories
-from agents.table import Turn, _choose, reads
+from agents.table import chosen
 from rams_env.core.observation import OBS_DTYPE
 from training.batched.tables import TableSpec
 
@@ -124,11 +124,7 @@ class AecTables:
         """Scripted seats act until a free seat must act or the deal ends."""
         game, state = self.game, self.states[slot]
         while not state.terminal and self.fixed[slot, state.to_act]:
-            seat = state.to_act
-            agent = self._agent(slot, seat)
-            read_obs, read_view = reads(agent)
-            turn = Turn(game, state, seat, game.legal_actions(state), game.view(state, seat) if read_view else None)
-            game.apply(state, _choose(game, state, agent, turn, read_obs))
+            game.apply(state, chosen(game, state, self._agent(slot, state.to_act)))
 
     def _new_rewards(self, slot: int) -> np.ndarray:
         scores = np.asarray(self.states[slot].scores, np.float64)

@@ -45,7 +45,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from agents.registry import agent_factories
-from agents.table import Turn, _choose, reads
+from agents.table import chosen, reads
 from evaluation.ceiling import Searcher
 from rams_env.core.actions import with_plays
 from rams_env.core.game import Game
@@ -122,8 +122,7 @@ def play_deal(table: TeacherTable, rng: np.random.Generator, deal_seed: int, gam
         if table.search is not None:
             action = table.search.improved(state, table.teachers)
         else:
-            turn = Turn(game, state, to_act, legal, game.view(state, to_act) if table.reads[1] else None)
-            action = _choose(game, state, table.teachers[to_act], turn, table.reads[0])
+            action = chosen(game, state, table.teachers[to_act], legal, table.reads)
         for column, value in ((observations, obs), (masks, mask), (actions, action), (who, to_act),
                               (scores, float(state.scores[to_act]))):
             column.append(value)
