@@ -23,7 +23,7 @@ table of scripted players, minus what the scripted player earned in seat k of th
 
 Scripted opponents must be deterministic for the inference to bite (the heuristics are); the omniscient and PIMC
 searches are exact, so they are for tables with short deals (Tippen's three cards); rollouts are linear in the
-deal's length (Loup's six cards at five players: about 5 s a deal with 16 worlds).
+deal's length (Loup's six cards at five players: 0.04 s of one core a searched decision with 8 worlds).
 ``python -m evaluation.ceiling --help``.
 """
 

@@ -5,6 +5,7 @@ it (once per run, kept in checkpoints, not repeated by a resume)."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -356,6 +357,65 @@ def test_chunked_recordings_depend_on_the_chunks_not_the_workers_and_one_chunk_i
         record_chunks(recording, 90, 6, chunks=0)
 
 
+def test_a_kept_chunk_is_read_back_as_recorded_and_only_missing_chunks_are_recorded(tmp_path, monkeypatch):
+    """``warm_start.cache``: a second recording reads every chunk the first kept (nothing recorded again), a longer
+    one records only its new chunks, and the records are the ones an uncached recording gives."""
+    from training.batched import chunks as chunking
+    from training.batched.chunks import Recording, record_chunks
+
+    tables = resolve_tables([{"num_players": 3, "preset": "loup"}], "tippen", None, {})
+    recording = Recording("tippen", tuple(tables), "heuristic", 1.0, 0.1, ("play",), tuple(
+        resolve_tables([{"num_players": 5}], "tippen", None, {})))
+    plain = record_chunks(recording, 60, 6, chunks=2, progress=False)
+    first = record_chunks(recording, 60, 6, chunks=2, progress=False, cache=tmp_path)
+    assert len(list(tmp_path.glob("tippen-*.npz"))) == 2
+    recorded = []
+    real = chunking.record_chunk
+    monkeypatch.setattr(chunking, "record_chunk", lambda chunk: recorded.append(chunk.seed) or real(chunk))
+    again = record_chunks(recording, 60, 6, chunks=2, progress=False, cache=tmp_path)
+    assert recorded == []
+    for a, b, c in zip(plain, first, again, strict=True):
+        assert _same(a, b) and _same(a, c) and a.observations.rows.index.dtype == c.observations.rows.index.dtype
+    longer = record_chunks(recording, 90, 6, chunks=3, progress=False, cache=tmp_path)  # 30 a chunk, as before
+    assert recorded == [6 + 2 * chunking.CHUNK_SEED_STRIDE]
+    assert all(_same(a, b) for a, b in zip(longer, record_chunks(recording, 90, 6, chunks=3, progress=False),
+                                           strict=True))
+
+
+def test_a_kept_chunk_that_is_not_a_recording_is_refused_not_unpickled_or_recorded_over(tmp_path):
+    from training.batched.chunks import CHUNK_SEED_STRIDE, Recording, record_chunks
+    from training.batched.record_cache import CacheError, chunk_path
+
+    tables = resolve_tables([{"num_players": 3, "preset": "loup"}], "tippen", None, {})
+    recording = Recording("tippen", tuple(tables), "heuristic", 1.0, 0.1)
+    path = chunk_path(tmp_path, recording, 6 + 0 * CHUNK_SEED_STRIDE, 20)
+    path.write_bytes(b"not an npz")
+    with pytest.raises(CacheError, match="not a readable recorded chunk"):
+        record_chunks(recording, 20, 6, progress=False, cache=tmp_path)
+    np.savez(path, taught_index=np.zeros((1, 1), object))  # a pickled array: refused unread
+    with pytest.raises(CacheError, match="not a readable recorded chunk"):
+        record_chunks(recording, 20, 6, progress=False, cache=tmp_path)
+    np.savez(path, taught_index=np.zeros((1, 1), np.int16))
+    with pytest.raises(CacheError, match="incomplete"):
+        record_chunks(recording, 20, 6, progress=False, cache=tmp_path)
+
+
+def test_a_chunks_name_changes_with_what_it_records_and_with_the_code(monkeypatch):
+    from training.batched import record_cache
+    from training.batched.chunks import Recording
+
+    tables = tuple(resolve_tables([{"num_players": 3, "preset": "loup"}], "tippen", None, {}))
+    base = record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1), 6, 20)
+    assert base == record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1), 6, 20)
+    others = [record_cache.chunk_key(Recording("tippen", tables, "rollout:heuristic", 1.0, 0.1), 6, 20),
+              record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1, worlds=4), 6, 20),
+              record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1), 7, 20),
+              record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1), 6, 21)]
+    monkeypatch.setattr(record_cache, "code_fingerprint", lambda: "other code")
+    others.append(record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1), 6, 20))
+    assert len({base, *others}) == 6
+
+
 def _same(a, b) -> bool:
     return len(a) == len(b) and torch.equal(dense(a.observations), dense(b.observations)) and all(
         torch.equal(getattr(a, name), getattr(b, name)) for name in ("masks", "actions", "returns"))
@@ -368,6 +428,9 @@ def _same(a, b) -> bool:
     (["trainer=batched", "warm_start.chunks=0"], "warm_start.chunks must be a positive whole number"),
     (["trainer=sb3", "warm_start.workers=2"], "warm_start.workers: the batched trainer's"),
     (["trainer=batched", "warm_start.decisions=4", "warm_start.chunks=8"], "at most warm_start.decisions"),
+    (["trainer=sb3", "warm_start.cache=/tmp"], "warm_start.cache: the batched trainer's"),
+    (["trainer=batched", f"warm_start.cache={Path(__file__).resolve().parents[1] / 'pyproject.toml'}"],
+     "warm_start.cache: a directory"),
 ])
 def test_searching_teachers_and_chunked_recordings_are_validated(settings, message):
     from training.config import ConfigError, load_config

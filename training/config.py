@@ -82,6 +82,8 @@ class WarmStartConfig:
     rollout_worlds: int = 8  # batched trainer, teacher "rollout:<style>": re-deals per searched decision
     chunks: int = 1  # batched trainer: the recording in so many independent streams of deals (1: one stream)
     workers: int = 1  # batched trainer: processes recording the chunks (the records do not depend on it)
+    cache: str = ""  # batched trainer: a directory keeping each recorded chunk, read again by a run that records
+    # the same chunk with the same code (training/batched/record_cache.py); "" = nothing kept
 
 
 @dataclass
@@ -161,7 +163,7 @@ class TrainConfig:
                               "trainer has none (--set warm_start.teacher='')")
         default = WarmStartConfig()
         for key in ("tables", "actions", "hold_other_tables", "hold_coef", "rollout_worlds", "chunks",
-                    "workers"):  # a refresher's and a recording's settings
+                    "workers", "cache"):  # a refresher's and a recording's settings
             if self.trainer != "batched" and getattr(self.warm_start, key) != getattr(default, key):
                 raise ConfigError(f"warm_start.{key}: the batched trainer's (the sb3 path records every decision "
                                   f"of the learner's one table); --set warm_start.{key}={getattr(default, key)}")
@@ -280,6 +282,9 @@ class TrainConfig:
             raise ConfigError(f"warm_start.hold_coef: a weight of 0 or more, got {warm.hold_coef!r}")
         if not isinstance(warm.hold_other_tables, bool):
             raise ConfigError(f"warm_start.hold_other_tables: true or false, got {warm.hold_other_tables!r}")
+        if not isinstance(warm.cache, str) or (warm.cache and Path(warm.cache).exists()
+                                               and not Path(warm.cache).is_dir()):
+            raise ConfigError(f"warm_start.cache: a directory for the recorded chunks, got {warm.cache!r}")
         if warm.hold_other_tables and not (warm.actions and warm.tables):
             raise ConfigError("warm_start.hold_other_tables: a refresher's, with warm_start.actions and "
                               "warm_start.tables (the other tables are the run's tables not taught at)")

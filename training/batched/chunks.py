@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 from tqdm import tqdm
 
 from evaluation.workers import run_tasks
+from training.batched import record_cache
 from training.batched.imitation import ROLLOUT_WORLDS, CompactRows, record_refresher
 from training.batched.tables import TableSpec
 from training.imitation import Demonstrations
@@ -57,20 +59,42 @@ def record_chunk(chunk: Chunk) -> tuple[Demonstrations, Demonstrations | None]:
 
 
 def record_chunks(recording: Recording, decisions: int, seed: int, chunks: int = 1, workers: int = 1,
-                  progress: bool = True) -> tuple[Demonstrations, Demonstrations | None]:
+                  progress: bool = True, cache: str | Path | None = None
+                  ) -> tuple[Demonstrations, Demonstrations | None]:
     """(taught, rest) of ``decisions`` split over ``chunks`` streams of deals, run on ``workers`` processes;
-    ``chunks=1`` is :func:`record_refresher` itself (its own progress bar), more count whole chunks on one bar."""
+    ``chunks=1`` is :func:`record_refresher` itself (its own progress bar), more count whole chunks on one bar.
+    With ``cache`` (a directory, training/batched/record_cache.py) a chunk kept there is read, not recorded, and
+    every chunk recorded is kept there as soon as it is done."""
     if chunks < 1 or workers < 1 or decisions < chunks:
         raise ValueError(f"chunks={chunks}, workers={workers}: 1 or more, and at most one chunk per decision")
     share, extra = divmod(decisions, chunks)
     tasks = [Chunk(recording, seed + c * CHUNK_SEED_STRIDE, share + (c < extra), progress and chunks == 1)
              for c in range(chunks)]
+    paths = [_kept_at(cache, task) if cache else None for task in tasks]
+    parts = [record_cache.load_chunk(path) if path is not None and path.exists() else None for path in paths]
+    missing = [c for c, part in enumerate(parts) if part is None]
+
+    def recorded(task: Chunk, part) -> None:
+        if cache:
+            record_cache.save_chunk(_kept_at(cache, task), part)
+        bar.update(task.decisions)
+
     with tqdm(total=decisions, unit="decision", disable=not progress or chunks == 1, dynamic_ncols=True,
               desc=f"warm start: recording {recording.teacher} in {chunks} chunks on {min(workers, chunks)} "
                    "processes") as bar:
-        parts = run_tasks(tasks, record_chunk, min(workers, chunks),
-                          done=lambda chunk, _: bar.update(chunk.decisions))
+        if len(missing) < chunks:
+            bar.update(sum(task.decisions for c, task in enumerate(tasks) if c not in missing))
+            if progress:
+                tqdm.write(f"warm start: {chunks - len(missing)} of {chunks} chunks read from {cache}")
+        if missing:
+            fresh = run_tasks([tasks[c] for c in missing], record_chunk, min(workers, len(missing)), done=recorded)
+            for c, part in zip(missing, fresh, strict=True):
+                parts[c] = part
     return joined([taught for taught, _ in parts]), joined([rest for _, rest in parts])
+
+
+def _kept_at(cache: str | Path, task: Chunk) -> Path:
+    return record_cache.chunk_path(cache, task.recording, task.seed, task.decisions)
 
 
 def joined(parts: Sequence[Demonstrations | None]) -> Demonstrations | None:

@@ -180,7 +180,7 @@ class BatchedRun:
         recording = Recording(cfg.game, tuple(taught), warm.teacher, cfg.batched.gamma, cfg.batched.reward_scale,
                               tuple(warm.actions), tuple(hold), warm.rollout_worlds)
         data, rest = record_chunks(recording, warm.decisions, cfg.seed, warm.chunks, warm.workers,
-                                   progress=not self.quiet)
+                                   progress=not self.quiet, cache=warm.cache or None)
         self.warm_metrics = fit(self.selfplay.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
                                 warm.value_coef, progress=not self.quiet, rest=rest, hold_coef=warm.hold_coef)
         self.selfplay.set_anchor()
