@@ -1,11 +1,13 @@
 """A warm start's recording in independent chunks, on as many processes as there are cores to spare.
 
 Recording the heuristic takes minutes, and one stream of deals is what every shipped recipe used (``chunks: 1``,
-bit for bit as before). A searching teacher (``rollout:heuristic``, training/batched/imitation.py) costs some 0.1 s a
-decision: 20,000 of them are half an hour of one core. So the deals are split into ``warm_start.chunks`` streams,
-chunk c drawing from seed + c x CHUNK_SEED_STRIDE (chunk 0 is the one-stream recording's), each recording its share
-of the decisions, and ``warm_start.workers`` processes run them (evaluation/workers.py). The chunks are joined in
-their order, so the records depend on the chunk count, never on the worker count.
+bit for bit as before). A searching teacher (``rollout:heuristic``, training/batched/imitation.py) costs some 0.04
+s of one core a searched decision at Loup 5p: 160,000 decisions at Loup (forced ones included) took 26 min on two
+cores. So the deals are split into ``warm_start.chunks`` streams, chunk c drawing from seed + c x
+CHUNK_SEED_STRIDE (chunk 0 is the one-stream recording's), each recording its share of the decisions, and
+``warm_start.workers`` processes run them (evaluation/workers.py). The chunks are joined in their order, so the
+records depend on the chunk count, never on the worker count; ``warm_start.cache`` keeps them on disk
+(training/batched/record_cache.py).
 """
 
 from __future__ import annotations
@@ -73,24 +75,28 @@ def record_chunks(recording: Recording, decisions: int, seed: int, chunks: int =
     paths = [_kept_at(cache, task) if cache else None for task in tasks]
     parts = [record_cache.load_chunk(path) if path is not None and path.exists() else None for path in paths]
     missing = [c for c, part in enumerate(parts) if part is None]
+    if len(missing) < chunks and progress:
+        print(f"warm start: {chunks - len(missing)} of {chunks} chunks read from {cache}")
+    if missing:
+        with tqdm(total=decisions, initial=decisions - sum(tasks[c].decisions for c in missing), unit="decision",
+                  disable=not progress or chunks == 1, dynamic_ncols=True,
+                  desc=f"warm start: recording {recording.teacher} in {chunks} chunks on "
+                       f"{_processes(workers, len(missing))}") as bar:
+            def recorded(task: Chunk, part) -> None:
+                if cache:
+                    record_cache.save_chunk(_kept_at(cache, task), part)
+                bar.update(task.decisions)
 
-    def recorded(task: Chunk, part) -> None:
-        if cache:
-            record_cache.save_chunk(_kept_at(cache, task), part)
-        bar.update(task.decisions)
-
-    with tqdm(total=decisions, unit="decision", disable=not progress or chunks == 1, dynamic_ncols=True,
-              desc=f"warm start: recording {recording.teacher} in {chunks} chunks on {min(workers, chunks)} "
-                   "processes") as bar:
-        if len(missing) < chunks:
-            bar.update(sum(task.decisions for c, task in enumerate(tasks) if c not in missing))
-            if progress:
-                tqdm.write(f"warm start: {chunks - len(missing)} of {chunks} chunks read from {cache}")
-        if missing:
             fresh = run_tasks([tasks[c] for c in missing], record_chunk, min(workers, len(missing)), done=recorded)
-            for c, part in zip(missing, fresh, strict=True):
-                parts[c] = part
+        for c, part in zip(missing, fresh, strict=True):
+            parts[c] = part
     return joined([taught for taught, _ in parts]), joined([rest for _, rest in parts])
+
+
+def _processes(workers: int, chunks: int) -> str:
+    """How many processes record ``chunks`` chunks, in words."""
+    count = min(workers, chunks)
+    return f"{count} process" if count == 1 else f"{count} processes"
 
 
 def _kept_at(cache: str | Path, task: Chunk) -> Path:
