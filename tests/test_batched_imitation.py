@@ -395,9 +395,16 @@ def test_a_kept_chunk_that_is_not_a_recording_is_refused_not_unpickled_or_record
     np.savez(path, taught_index=np.zeros((1, 1), object))  # a pickled array: refused unread
     with pytest.raises(CacheError, match="not a readable recorded chunk"):
         record_chunks(recording, 20, 6, progress=False, cache=tmp_path)
-    np.savez(path, taught_index=np.zeros((1, 1), np.int16))
+    name = {"chunk": np.frombuffer(path.stem.encode(), np.uint8)}
+    np.savez(path, taught_index=np.zeros((1, 1), np.int16), **name)
     with pytest.raises(CacheError, match="incomplete"):
         record_chunks(recording, 20, 6, progress=False, cache=tmp_path)
+    path.unlink()
+    record_chunks(recording, 20, 6, progress=False, cache=tmp_path)  # kept now; then another chunk's file under
+    other = chunk_path(tmp_path, recording, 7, 20)  # this chunk's name is refused
+    other.write_bytes(path.read_bytes())
+    with pytest.raises(CacheError, match="not the chunk its name says"):
+        record_chunks(recording, 20, 7, progress=False, cache=tmp_path)
 
 
 def test_a_chunks_name_changes_with_what_it_records_and_with_the_code(monkeypatch):

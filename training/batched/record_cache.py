@@ -31,6 +31,8 @@ CODE_PACKAGES = ("rams_env", "agents", "evaluation", "training")
 """The packages whose source decides what a chunk records."""
 PARTS = ("taught", "rest")
 COLUMNS = ("index", "value", "size", "masks", "actions", "returns")
+NAME = "chunk"
+"""The entry holding the file's own name (its key), so a file copied or renamed is refused, not fitted."""
 
 
 class CacheError(RuntimeError):
@@ -69,6 +71,7 @@ def save_chunk(path: Path, parts: tuple[Demonstrations, Demonstrations | None]) 
                        part.returns)
             arrays.update({f"{name}_{column}": tensor.numpy() for column, tensor in zip(COLUMNS, columns,
                                                                                         strict=True)})
+    arrays[NAME] = np.frombuffer(path.stem.encode(), np.uint8)  # read back to check the file is this chunk's
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(f".{os.getpid()}.partial")
     with open(partial, "wb") as out:
@@ -83,6 +86,9 @@ def load_chunk(path: Path) -> tuple[Demonstrations, Demonstrations | None]:
             arrays = {key: data[key] for key in data.files}
     except (OSError, ValueError) as error:
         raise CacheError(f"{path}: not a readable recorded chunk ({error}); delete it to record it again") from error
+    if NAME not in arrays or arrays[NAME].tobytes() != path.stem.encode():
+        raise CacheError(f"{path}: not the chunk its name says (a file copied or renamed?); delete it to record it "
+                         "again")
     parts = []
     for name in PARTS:
         keys = [f"{name}_{column}" for column in COLUMNS]
