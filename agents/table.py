@@ -85,7 +85,7 @@ def play(game: Game, state: State, agents: Sequence[Agent], watcher: Watcher | N
         seat = state.to_act
         legal = game.legal_actions(state)
         read_obs, read_view = needs[seat]
-        turn = Turn(game, state, seat, legal, game.view(state, seat) if read_view else None)
+        turn = _turn(game, state, legal, read_view)
         turn.action = _choose(game, state, agents[seat], turn, read_obs)
         if watcher is not None:
             watcher.acting(turn)
@@ -102,11 +102,15 @@ def chosen(game: Game, state: State, agent: Agent, legal: list[int] | None = Non
     (the batched trainer's scripted seats, the refresher's teachers, the searchers' rollouts): the same
     encoding on demand and the same refusal of an illegal choice. ``legal`` and ``needs`` (:func:`reads`) may be
     passed when the caller has them already."""
-    seat = state.to_act
-    legal = game.legal_actions(state) if legal is None else legal
     read_obs, read_view = reads(agent) if needs is None else needs
-    turn = Turn(game, state, seat, legal, game.view(state, seat) if read_view else None)
+    turn = _turn(game, state, game.legal_actions(state) if legal is None else legal, read_view)
     return _choose(game, state, agent, turn, read_obs)
+
+
+def _turn(game: Game, state: State, legal: list[int], read_view: bool) -> Turn:
+    """The decision of the seat to act, its view built now if the agent reads one."""
+    seat = state.to_act
+    return Turn(game, state, seat, legal, game.view(state, seat) if read_view else None)
 
 
 def _choose(game: Game, state: State, agent: Agent, turn: Turn, read_obs: bool) -> int:

@@ -72,8 +72,9 @@ def record_chunks(recording: Recording, decisions: int, seed: int, chunks: int =
     share, extra = divmod(decisions, chunks)
     tasks = [Chunk(recording, seed + c * CHUNK_SEED_STRIDE, share + (c < extra), progress and chunks == 1)
              for c in range(chunks)]
-    paths = [_kept_at(cache, task) if cache else None for task in tasks]
-    parts = [record_cache.load_chunk(path) if path is not None and path.exists() else None for path in paths]
+    paths = {task.seed: _kept_at(cache, task) for task in tasks} if cache else {}
+    parts = [record_cache.load_chunk(paths[task.seed]) if cache and paths[task.seed].exists() else None
+             for task in tasks]
     missing = [c for c, part in enumerate(parts) if part is None]
     if len(missing) < chunks and progress:
         print(f"warm start: {chunks - len(missing)} of {chunks} chunks read from {cache}")
@@ -84,7 +85,7 @@ def record_chunks(recording: Recording, decisions: int, seed: int, chunks: int =
                        f"{_processes(workers, len(missing))}") as bar:
             def recorded(task: Chunk, part) -> None:
                 if cache:
-                    record_cache.save_chunk(_kept_at(cache, task), part)
+                    record_cache.save_chunk(paths[task.seed], part)
                 bar.update(task.decisions)
 
             fresh = run_tasks([tasks[c] for c in missing], record_chunk, min(workers, len(missing)), done=recorded)
