@@ -10,9 +10,15 @@ agent two ways by substitution, same cards (evaluation/strength.py):
 A cell passes when its 95% interval lies above zero. Prints one table per way; exit code 1 with --check
 when a cell fails (a gate for shipped agents).
 
+--compare SPEC measures a second agent on the same deals and seat seeds and prints, per cell, the first
+agent's result minus the second's with the 95% interval of that paired difference: "better" or "worse" where
+it excludes zero. The deals' luck cancels, so it shows which of two agents is stronger, and where, far more
+sharply than comparing the two tables of cells (a cell just above zero can fall just below it by chance).
+
     rams strength --game toepen --agent pretrained --deals 200
     rams strength --game tippen --agent checkpoint:runs/tippen/final.zip --tables modern:4 loup:5 --check
     rams strength --game toepen --agent pretrained --opponents heuristic:bluffer --tables standard:4
+    rams strength --game tippen --agent checkpoint:runs/x/final.zip --compare pretrained --tables loup:5 --deals 400
 """
 
 from __future__ import annotations
@@ -22,12 +28,23 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import rams_env
 from cli.usage import Parser, UsageError, at_least, command
-from evaluation.strength import HELD_OUT_SEED, StrengthPlan, every_table, markdown, run_strength, scripted_opponents
+from evaluation.strength import (
+    HELD_OUT_SEED,
+    StrengthPlan,
+    StrengthReport,
+    every_table,
+    markdown,
+    paired,
+    paired_markdown,
+    run_strength,
+    scripted_opponents,
+)
 from training.outputs import check_outputs
 
 
@@ -35,6 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser("rams strength", __doc__)
     parser.add_argument("--game", default="toepen", choices=sorted(rams_env.GAMES), help="game (default toepen)")
     parser.add_argument("--agent", default="pretrained", metavar="SPEC", help="the agent measured (default pretrained)")
+    parser.add_argument("--compare", metavar="SPEC",
+                        help="also measure this agent on the same deals and report the agent minus it, cell by cell, "
+                             "with paired intervals (e.g. --agent checkpoint:new.zip --compare pretrained)")
     parser.add_argument("--opponents", nargs="+", metavar="SPEC",
                         help="scripted opponents (default: random and every heuristic style of the game)")
     parser.add_argument("--tables", nargs="+", metavar="PRESET:N",
@@ -106,9 +126,33 @@ def plan_from(args: argparse.Namespace) -> StrengthPlan:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     plan = plan_from(args)
-    report = measure_and_publish(args, lambda: run_strength(plan, workers=args.workers, progress=not args.quiet),
-                                 markdown)
+
+    def run() -> StrengthReport:
+        return run_strength(plan, workers=args.workers, progress=not args.quiet)
+
+    if args.compare is None:
+        report = measure_and_publish(args, run, markdown)
+    else:
+        report = measure_and_publish(args, lambda: Compared(run(), run_strength(
+            replace(plan, agent=args.compare), workers=args.workers, progress=not args.quiet)), Compared.markdown)
     return 1 if args.check and not report.passed() else 0
+
+
+class Compared:
+    """``--compare``: the agent's report, the other agent's on the same deals, and their paired difference."""
+
+    def __init__(self, report: StrengthReport, baseline: StrengthReport) -> None:
+        self.report, self.baseline, self.difference = report, baseline, paired(report, baseline)
+
+    def passed(self) -> bool:
+        return self.report.passed()
+
+    def markdown(self) -> str:
+        return "\n".join([markdown(self.report), markdown(self.baseline), paired_markdown(self.difference)])
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.report.as_dict(), "compare": {"baseline": self.baseline.as_dict(),
+                                                     "difference": self.difference.as_dict()}}
 
 
 if __name__ == "__main__":

@@ -148,6 +148,9 @@ def train_and_report(run, args: argparse.Namespace, resume: bool, stop: StopRequ
     elif (metrics := run.warm_start()) is not None:
         print(f"warm start: copied {config.warm_start.teacher} on {metrics['decisions']} decisions; the network "
               f"plays its move in {metrics['agreement']:.1%} of held-out decisions with a real choice")
+        if "rest_flips" in metrics:
+            print(f"warm start: at the held decisions the policy moved by a KL of {metrics['rest_drift']:.4f} and "
+                  f"its greedy move changed in {metrics['rest_flips']:.1%} of those with a real choice")
     start = time.perf_counter()
     run.train(stop)
     results = run.evaluate(deals=config.eval.final_deals or None, progress=not args.quiet)

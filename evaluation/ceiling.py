@@ -20,6 +20,9 @@ table of scripted players, minus what the scripted player earned in seat k of th
   every hand (strategy fusion); a rollout plays them as the scripted player would, from its own hand, so it
   does not count on knowledge it will not have. In the true deal it never earns less than the scripted player
   (tests/test_ceiling.py); over sampled worlds it is one step of policy improvement on the scripted style.
+  With ``own_policy`` (``--own-policy pretrained``) the searcher's own later decisions in a rollout, and the
+  choice it keeps on ties, are that agent's instead: one step of policy improvement on a trained agent, against
+  the table as it is (the other seats still play their scripted style).
 
 Scripted opponents must be deterministic for the inference to bite (the heuristics are); the omniscient and PIMC
 searches are exact, so they are for tables with short deals (Tippen's three cards); rollouts are linear in the
@@ -63,6 +66,7 @@ class CeilingPlan:
     tries_per_world: int = TRIES_PER_WORLD  # re-deals from the deal's start tried per world wanted
     seed: int = HELD_OUT_SEED  # the strength gate's held-out deal seeds
     random_carry: bool = False  # deals from random carried-over state, as `rams strength --random-carry`
+    own_policy: str | None = None  # rollout: the agent spec the searcher improves on (None: the scripted style)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -71,6 +75,8 @@ class CeilingPlan:
             raise ValueError("at least 2 deals (for an interval) and 1 world")
         if self.tries_per_world < 0:
             raise ValueError(f"tries_per_world={self.tries_per_world}: 0 or more")
+        if self.own_policy is not None and self.mode != "rollout":
+            raise ValueError(f"own_policy is the rollout searcher's; mode {self.mode!r} plays its own seat by search")
 
 
 class Searcher:
@@ -80,6 +86,8 @@ class Searcher:
         self.plan, self.rng = plan, rng
         self.game = game or rams_env.make_game(plan.game, plan.num_players, preset=plan.preset)
         self.factory = agent_factory(plan.opponent, self.game)
+        # the policy improved upon in the searcher's own seat: one shared agent, never copied with a branch
+        self.own = agent_factory(plan.own_policy, self.game)(0) if plan.own_policy is not None else None
         self.fallbacks = 0
         self.decisions = 0
 
@@ -102,6 +110,13 @@ class Searcher:
 
     def scripted_action(self, state, agents: list) -> int:
         return chosen(self.game, state, agents[state.to_act])
+
+    def base_action(self, state, me: int, agents: list) -> int:
+        """What the policy improved upon plays at ``state``: ``own_policy`` in the searcher's seat ``me``, the
+        scripted style elsewhere."""
+        if self.own is not None and state.to_act == me:
+            return chosen(self.game, state, self.own)
+        return self.scripted_action(state, agents)
 
     def play(self, env_seed: int, seeds: list[int], me: int) -> list[float]:
         """One deal, the searcher in seat ``me`` (-1: nobody, the all-scripted table); every seat's payoff."""
@@ -144,10 +159,11 @@ class Searcher:
 
     def rolled_out(self, state, action: int, me: int, agents: list) -> float:
         """The searcher's payoff after ``action`` when every seat, its own included, then plays the scripted
-        style: the rollout algorithm's value of the action (Bertsekas; Tesauro and Galperin 1996)."""
+        style (its own: ``own_policy`` if given): the rollout algorithm's value of the action (Bertsekas; Tesauro
+        and Galperin 1996)."""
         branch, branch_agents = self.branched(state, action, agents)
         while not branch.terminal:
-            self.game.apply(branch, self.scripted_action(branch, branch_agents))
+            self.game.apply(branch, self.base_action(branch, me, branch_agents))
         return float(branch.scores[me])
 
     def choose(self, state, start, history: list[tuple[int, int]], agents: list, seeds: list[int]) -> int:
@@ -175,8 +191,8 @@ class Searcher:
         values = np.zeros(len(legal))
         for world, world_agents in worlds:
             values += [value_of(world, action, me, world_agents) for action in legal]
-        if self.plan.mode == "rollout":  # ties keep the scripted player's choice: the policy improved upon
-            own = legal.index(self.scripted_action(state, agents))
+        if self.plan.mode == "rollout":  # ties keep the choice of the policy improved upon
+            own = legal.index(self.base_action(state, me, agents))
             if values[own] >= values.max() - 1e-9:
                 return legal[own]
         return legal[int(np.argmax(values))]
@@ -283,16 +299,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tries", type=int, default=TRIES_PER_WORLD,
                         help="re-deals from the deal's start tried per world wanted before re-dealing from the "
                              "present position (fewer: faster, less inference)")
+    parser.add_argument("--own-policy", default=None, metavar="AGENT",
+                        help="rollout: improve on this agent (e.g. pretrained) in the searcher's seat instead of "
+                             "the scripted style; the other seats stay scripted")
     parser.add_argument("--random-carry", action="store_true",
                         help="deals from random carried-over state (as rams strength --random-carry)")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     plan = CeilingPlan(args.game, args.preset, args.players, args.opponent, args.deals, args.mode, args.worlds,
-                       args.tries, random_carry=args.random_carry)
+                       args.tries, random_carry=args.random_carry, own_policy=args.own_policy)
     result, searcher = run_ceiling(plan, progress=not args.quiet)
     unit = searcher.game.score_unit
     carried = ", random carry" if args.random_carry else ""
-    print(f"{args.game} {args.preset or 'default'} {args.players}p{carried}, {args.mode} searcher alone among "
+    over = f" over {args.own_policy}" if args.own_policy else ""
+    print(f"{args.game} {args.preset or 'default'} {args.players}p{carried}, {args.mode} searcher{over} alone among "
           f"{args.opponent}: {result.mean:+.3f} [{result.low:+.3f}, {result.high:+.3f}] {unit}/deal over "
           f"{result.n} deals; {searcher.decisions} searched decisions, {searcher.fallbacks} fell back")
 

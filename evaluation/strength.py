@@ -18,13 +18,18 @@ its interval lies above zero; the agent passes when every cell does.
 Deal seeds come from ``deal_seed(seed, d)`` (evaluation/tournament.py); pick a ``seed`` no training run
 used (the default is held out). Chunks of deal seeds run on worker processes (evaluation/workers.py);
 one worker or two give the same numbers.
+
+Two agents measured on the same plan play the same deals with the same seat seeds, so their samples pair up
+deal by deal: :func:`paired` gives each cell's difference with its own interval (``rams strength --compare``).
+The deal's luck cancels in the difference, so it resolves changes far smaller than either cell's interval: the
+question "is this candidate better than the shipped agent, and where?" rather than "is each above zero?".
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -147,6 +152,7 @@ class StrengthReport:
     cells: dict[tuple[int, int, int], MeanEstimate]  # (table, opponent, way) -> estimate
     unit: str
     seconds: float
+    samples: dict[int, np.ndarray] = field(default_factory=dict, repr=False)  # table -> (deals, opponents, ways)
 
     def passed(self) -> bool:
         return all(cell.low > 0 for cell in self.cells.values())
@@ -176,37 +182,73 @@ def run_strength(plan: StrengthPlan, workers: int = 1, progress: bool = True, ch
             bar.update(task[2] - task[1])
 
         results = run_tasks(tasks, _play_chunk, workers, _init_worker, plan, in_process=_play_chunk, done=done)
-    return StrengthReport(plan, _estimates(plan, tasks, results), first.game.score_unit, time.perf_counter() - began)
+    samples = _per_table(tasks, results)
+    return StrengthReport(plan, _estimates(plan, samples), first.game.score_unit, time.perf_counter() - began,
+                          samples)
 
 
-def _estimates(plan: StrengthPlan, tasks: Sequence[tuple[int, int, int]],
-               results: Sequence[np.ndarray]) -> dict[tuple[int, int, int], MeanEstimate]:
+def _per_table(tasks: Sequence[tuple[int, int, int]], results: Sequence[np.ndarray]) -> dict[int, np.ndarray]:
     per_table: dict[int, list[np.ndarray]] = {}
     for (table, _, _), block in zip(tasks, results, strict=True):
         per_table.setdefault(table, []).append(block)
-    cells = {}
-    for table, blocks in per_table.items():
-        samples = np.concatenate(blocks)
-        for o in range(len(plan.opponents)):
-            for w in range(len(WAYS)):
-                cells[(table, o, w)] = estimate(samples[:, o, w])
-    return cells
+    return {table: np.concatenate(blocks) for table, blocks in per_table.items()}
+
+
+def _estimates(plan: StrengthPlan, samples: dict[int, np.ndarray]) -> dict[tuple[int, int, int], MeanEstimate]:
+    return {(table, o, w): estimate(rows[:, o, w]) for table, rows in samples.items()
+            for o in range(len(plan.opponents)) for w in range(len(WAYS))}
+
+
+def paired(report: StrengthReport, baseline: StrengthReport) -> StrengthReport:
+    """Per cell, ``report``'s agent minus ``baseline``'s, deal seed by deal seed, with the difference's 95%
+    interval: a cell above zero is one where the agent does better than the baseline agent. Both must have
+    measured the same plan but for the agent (the same deals and seat seeds, so the samples pair up)."""
+    if replace(report.plan, agent=baseline.plan.agent) != baseline.plan:
+        raise ValueError("paired: the two reports measured different tables, opponents or deals")
+    differences = {table: rows - baseline.samples[table] for table, rows in report.samples.items()}
+    plan = replace(report.plan, agent=f"{report.plan.agent} minus {baseline.plan.agent}")
+    return StrengthReport(plan, _estimates(plan, differences), report.unit, report.seconds + baseline.seconds,
+                          differences)
+
+
+def verdict(report: StrengthReport) -> tuple[int, int, int]:
+    """(above zero, level, below zero): how many cells' intervals lie above zero, hold it, lie below it."""
+    cells = report.cells.values()
+    above, below = sum(c.low > 0 for c in cells), sum(c.high < 0 for c in cells)
+    return above, len(report.cells) - above - below, below
 
 
 def markdown(report: StrengthReport) -> str:
     """A table per way: rows are tables, columns opponents, cells ``mean [low, high]`` with a mark."""
-    plan, lines = report.plan, []
-    verdict = "every cell above zero" if report.passed() else f"{len(report.failures())} of {len(report.cells)} " \
-                                                               "cells not above zero"
+    plan = report.plan
+    verdict_text = "every cell above zero" if report.passed() else f"{len(report.failures())} of " \
+                                                                    f"{len(report.cells)} cells not above zero"
     carried = ", deals from random carried-over state" if plan.random_carry else ""
-    lines.append(f"{plan.game}: `{plan.agent}`, {plan.deals} deal seeds (seed {plan.seed}{carried}), {report.unit} "
-                 f"per deal, 95% intervals; {verdict}.")
+    head = (f"{plan.game}: `{plan.agent}`, {plan.deals} deal seeds (seed {plan.seed}{carried}), {report.unit} "
+            f"per deal, 95% intervals; {verdict_text}.")
+    return _tables(report, head, _WAY_TEXT, _cell)
+
+
+def paired_markdown(difference: StrengthReport) -> str:
+    """:func:`paired`'s cells as :func:`markdown` lays them out, marked better or worse, and the count of each."""
+    plan = difference.plan
+    better, level, worse = verdict(difference)
+    mean = float(np.mean([c.mean for c in difference.cells.values()]))
+    head = (f"{plan.game}: `{plan.agent}`, paired over the same {plan.deals} deal seeds (seed {plan.seed}), "
+            f"{difference.unit} per deal, 95% intervals of the difference: **{better} cells better, {level} level, "
+            f"{worse} worse**; mean cell difference {mean:+.4f}.")
+    texts = {way: f"the first agent's cell minus the second's, {text}" for way, text in _WAY_TEXT.items()}
+    return _tables(difference, head, texts, _difference)
+
+
+def _tables(report: StrengthReport, head: str, way_texts: dict[str, str], cell: Callable) -> str:
+    plan, lines = report.plan, [head]
     for w, way in enumerate(WAYS):
-        lines += ["", f"**{way}** ({_WAY_TEXT[way]})", "",
+        lines += ["", f"**{way}** ({way_texts[way]})", "",
                   "| preset | players | " + " | ".join(f"`{o}`" for o in plan.opponents) + " |",
                   "| --- | ---: |" + " ---: |" * len(plan.opponents)]
         for t, (preset, n) in enumerate(plan.tables):
-            cells = [_cell(report.cells[(t, o, w)]) for o in range(len(plan.opponents))]
+            cells = [cell(report.cells[(t, o, w)]) for o in range(len(plan.opponents))]
             lines.append(f"| {preset} | {n} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -217,4 +259,9 @@ _WAY_TEXT = {"agent_alone": "the agent in one seat among scripted players, again
 
 def _cell(cell: MeanEstimate) -> str:
     mark = "" if cell.low > 0 else " ✗"
+    return f"{cell.mean:+.3f} [{cell.low:+.3f}, {cell.high:+.3f}]{mark}"
+
+
+def _difference(cell: MeanEstimate) -> str:
+    mark = " better" if cell.low > 0 else " worse" if cell.high < 0 else ""
     return f"{cell.mean:+.3f} [{cell.low:+.3f}, {cell.high:+.3f}]{mark}"

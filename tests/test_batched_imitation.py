@@ -29,7 +29,7 @@ from training.batched.imitation import (  # noqa: E402
     seat_returns,
     teacher_tables,
 )
-from training.batched.network import ActorCritic  # noqa: E402
+from training.batched.network import ActorCritic, masked_log_probs  # noqa: E402
 from training.batched.run import BatchedRun  # noqa: E402
 from training.tables import resolve_tables  # noqa: E402
 
@@ -301,6 +301,28 @@ def test_hold_coef_weighs_the_held_decisions():
             drifts.append(float(before.drift(policy, torch.arange(len(rest)), 0.0)))
     assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
     assert drifts[3] < drifts[2] < drifts[1]
+
+
+def test_flips_counts_the_held_choices_whose_greedy_action_changed():
+    """The refresher's ``rest_flips``: the share of held decisions with a real choice where the greedy action (the
+    one the gate plays) is no longer the one before the fit; forced moves are not counted."""
+    tables = resolve_tables([{"num_players": 4, "preset": "modern_knocking"}], "tippen", None, {})
+    _, rest = record_refresher("tippen", tables, "heuristic", 100, gamma=1.0, scale=0.1, seed=2, progress=False,
+                               actions=["knock"])
+    space = GeneralSpace("tippen")
+    torch.manual_seed(0)
+    policy = ActorCritic(space.obs_size, space.num_actions, [32])
+    before = OwnChoices.of(policy, rest)
+    everything = torch.arange(len(rest))
+    assert before.flips(policy, everything) == 0.0
+    changed = copy.deepcopy(policy)
+    with torch.no_grad():
+        changed.action_net.weight.mul_(-1)
+        changed.action_net.bias.mul_(-1)
+        now = masked_log_probs(changed.logits(dense(rest.observations)), rest.masks).argmax(-1)
+    choices = rest.masks.sum(-1) > 1
+    expected = float((now != before.log_probs.argmax(-1))[choices].float().mean())
+    assert before.flips(changed, everything) == pytest.approx(expected) and expected > 0.5
 
 
 def test_a_batched_run_with_a_teacher_may_be_its_warm_start_alone(tmp_path):

@@ -93,14 +93,20 @@ def test_the_estimate_and_the_command(capsys):
     assert "omniscient searcher alone among heuristic" in capsys.readouterr().out
 
 
+def true_world_searcher(plan: CeilingPlan, monkeypatch) -> Searcher:
+    """A searcher whose one world at every decision is the true deal (the rollout algorithm's own setting)."""
+    searcher = Searcher(plan, np.random.default_rng(5))
+    monkeypatch.setattr(searcher, "worlds", lambda state, start, history, agents, seeds:
+                        [(copy.deepcopy(state), copy.deepcopy(agents))])
+    return searcher
+
+
 def test_the_rollout_searcher_in_the_true_world_never_earns_less_than_the_scripted_player(monkeypatch):
     """The rollout algorithm's cost improvement: with the true deal as its only world and deterministic scripted
     players, the searcher's choice is worth at least the scripted choice played on by the scripted style (ties
     keep the scripted choice), so it ends every deal, in every seat, with at least what the heuristic earned."""
     plan = CeilingPlan("tippen", "loup", 4, "heuristic", deals=2, mode="rollout", worlds=1)
-    searcher = Searcher(plan, np.random.default_rng(5))
-    monkeypatch.setattr(searcher, "worlds", lambda state, start, history, agents, seeds:
-                        [(copy.deepcopy(state), copy.deepcopy(agents))])
+    searcher = true_world_searcher(plan, monkeypatch)
     better = 0
     for d in range(10):
         env_seed, seeds = deal(plan, d)
@@ -110,6 +116,45 @@ def test_the_rollout_searcher_in_the_true_world_never_earns_less_than_the_script
             assert mine >= base[seat] - 1e-9, (d, seat, mine, base[seat])
             better += mine > base[seat] + 1e-9
     assert better > 0
+
+
+def test_the_rollout_searcher_over_an_agent_in_the_true_world_never_earns_less_than_that_agent(monkeypatch):
+    """``own_policy``: the same improvement property over a trained agent. With the true deal as its only world,
+    the searcher in seat k among heuristics ends every deal with at least what the agent earned in seat k among
+    the same heuristics (its later choices in a rollout, and its choice on ties, are the agent's)."""
+    plan = CeilingPlan("tippen", "loup", 4, "heuristic", deals=2, mode="rollout", worlds=1, own_policy="pretrained")
+    searcher = true_world_searcher(plan, monkeypatch)
+    better = 0
+    for d in range(6):
+        env_seed, seeds = deal(plan, d)
+        for seat in range(plan.num_players):
+            state, agents = searcher.game.new_state(np.random.default_rng(env_seed), None), searcher.scripted(seeds)
+            while not state.terminal:
+                searcher.game.apply(state, searcher.base_action(state, seat, agents))
+            agent = float(state.scores[seat])
+            mine = searcher.play(env_seed, seeds, seat)[seat]
+            assert mine >= agent - 1e-9, (d, seat, mine, agent)
+            better += mine > agent + 1e-9
+    assert better > 0
+
+
+def test_the_rollout_searcher_over_an_agent_keeps_the_agents_choice_when_no_action_is_better():
+    plan = CeilingPlan("tippen", "loup", 4, "heuristic", deals=2, mode="rollout", worlds=3, tries_per_world=0,
+                       own_policy="pretrained")
+    searcher = Searcher(plan, np.random.default_rng(6))
+    searcher.rolled_out = lambda world, action, me, agents: 0.0
+    differs = 0
+    for d in range(4):
+        env_seed, seeds = deal(plan, d)
+        state = searcher.game.new_state(np.random.default_rng(env_seed), None)
+        agents = searcher.scripted(seeds)
+        while not state.terminal:
+            me = state.to_act
+            choice = searcher.choose(state, copy.deepcopy(state), [], agents, seeds)
+            assert choice == searcher.base_action(state, me, agents)
+            differs += choice != searcher.scripted_action(state, agents)
+            searcher.game.apply(state, choice)
+    assert differs > 0  # the agent's choice, not the heuristic's
 
 
 def test_the_rollout_searcher_plays_the_scripted_choice_when_no_action_is_better():
@@ -126,7 +171,8 @@ def test_the_rollout_searcher_plays_the_scripted_choice_when_no_action_is_better
     assert chosen != searcher.game.legal_actions(state)[0] or len(searcher.game.legal_actions(state)) == 1
 
 
-@pytest.mark.parametrize("bad", [{"mode": "oracle"}, {"deals": 1}, {"worlds": 0}, {"tries_per_world": -1}])
+@pytest.mark.parametrize("bad", [{"mode": "oracle"}, {"deals": 1}, {"worlds": 0}, {"tries_per_world": -1},
+                                 {"own_policy": "pretrained"}])  # the default mode, omniscient, searches its seat
 def test_a_bad_plan_is_refused(bad):
     with pytest.raises(ValueError):
         CeilingPlan(**{"game": "tippen", "preset": None, "num_players": 4, "opponent": "heuristic", "deals": 10,

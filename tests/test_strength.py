@@ -15,6 +15,8 @@ from evaluation.strength import (
     TableRunner,
     every_table,
     markdown,
+    paired,
+    paired_markdown,
     run_strength,
     scripted_opponents,
 )
@@ -108,3 +110,43 @@ def test_a_bad_spec_is_refused_before_any_deal():
         run_strength(StrengthPlan("toepen", "heuristic", ("nobody",), (("standard", 3),), deals=2), progress=False)
     with pytest.raises(RulesError):
         TableRunner(StrengthPlan("toepen", "heuristic", ("random",), (("standard", 99),), deals=2), 0)
+
+
+def test_two_agents_on_the_same_plan_pair_up_deal_by_deal():
+    """``paired``: the difference of each deal seed's samples, so its mean is the difference of the cells' means;
+    an agent compared with itself is exactly level everywhere."""
+    plan = StrengthPlan("toepen", "heuristic", ("random", "heuristic:cautious"), (("standard", 3),), deals=8)
+    mine = run_strength(plan, progress=False)
+    other = run_strength(StrengthPlan("toepen", "random", plan.opponents, plan.tables, deals=8), progress=False)
+    difference = paired(mine, other)
+    for key, cell in difference.cells.items():
+        assert cell.mean == pytest.approx(mine.cells[key].mean - other.cells[key].mean)
+    assert np.array_equal(difference.samples[0], mine.samples[0] - other.samples[0])
+    itself = paired(mine, run_strength(plan, progress=False))
+    assert all(cell.mean == 0.0 and cell.ci95 == 0.0 for cell in itself.cells.values())
+    assert "0 cells better, 4 level, 0 worse" in paired_markdown(itself)
+
+
+def test_reports_of_different_plans_are_not_paired():
+    plan = StrengthPlan("toepen", "heuristic", ("random",), (("standard", 3),), deals=4)
+    report = run_strength(plan, progress=False)
+    for other in (StrengthPlan("toepen", "random", ("random",), (("standard", 3),), deals=4, seed=3),
+                  StrengthPlan("toepen", "random", ("random",), (("standard", 4),), deals=4)):
+        with pytest.raises(ValueError, match="different tables, opponents or deals"):
+            paired(report, run_strength(other, progress=False))
+
+
+def test_the_command_compares_two_agents(tmp_path, capsys):
+    out = tmp_path / "compare.json"
+    assert main(["--game", "toepen", "--agent", "heuristic", "--compare", "random", "--opponents", "heuristic",
+                 "--tables", "standard:3", "--deals", "40", "--workers", "1", "--quiet", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["agent"] == "heuristic" and data["compare"]["baseline"]["agent"] == "random"
+    difference = {c["way"]: c for c in data["compare"]["difference"]["cells"]}
+    mine = {c["way"]: c for c in data["cells"]}
+    theirs = {c["way"]: c for c in data["compare"]["baseline"]["cells"]}
+    for way in WAYS:
+        assert difference[way]["mean"] == pytest.approx(mine[way]["mean"] - theirs[way]["mean"])
+    text = capsys.readouterr().out
+    assert "`heuristic minus random`, paired over the same 40 deal seeds" in text
+    assert difference["agent_alone"]["low"] > 0 and "better" in text  # the heuristic beats random in its seat

@@ -326,6 +326,14 @@ class OwnChoices(NamedTuple):
         kl = torch.where(mask, before.exp() * (before - now), torch.zeros_like(now)).sum(-1).mean()
         return kl + value_coef * torch.nn.functional.mse_loss(values, self.values[index])
 
+    def flips(self, policy: ActorCritic, index: torch.Tensor) -> float:
+        """Share of the real choices (two or more legal actions) at ``index`` whose greedy action has changed."""
+        with torch.no_grad():
+            now = masked_log_probs(policy.logits(dense(self.observations[index])), self.masks[index])
+        choices = self.masks[index].sum(-1) > 1
+        changed = now.argmax(-1) != self.log_probs[index].argmax(-1)
+        return float(changed[choices].float().mean()) if bool(choices.any()) else 0.0
+
 
 def fit(policy: ActorCritic, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
         value_coef: float, progress: bool = True, rest: Demonstrations | None = None,
@@ -353,5 +361,7 @@ def fit(policy: ActorCritic, data: Demonstrations, epochs: int, batch_size: int,
         metrics = {"decisions": len(data), "agreement": agreement(policy, held_out),
                    "actor_loss": float(actor), "value_loss": float(critic)}
         if own is not None:
-            metrics["rest_drift"] = float(own.drift(policy, torch.arange(min(len(own.values), 20_000)), 0.0))
+            sample = torch.arange(min(len(own.values), 20_000))
+            metrics["rest_drift"] = float(own.drift(policy, sample, 0.0))
+            metrics["rest_flips"] = own.flips(policy, sample)
     return metrics
