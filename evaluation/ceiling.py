@@ -66,7 +66,8 @@ class CeilingPlan:
     tries_per_world: int = TRIES_PER_WORLD  # re-deals from the deal's start tried per world wanted
     seed: int = HELD_OUT_SEED  # the strength gate's held-out deal seeds
     random_carry: bool = False  # deals from random carried-over state, as `rams strength --random-carry`
-    own_policy: str | None = None  # rollout: the agent spec the searcher improves on (None: the scripted style)
+    own_policy: str | None = None  # rollout: the agent spec the searcher improves on (None: the scripted style); a
+    # deterministic one (a checkpoint): one shared agent plays every rollout, never copied or reset
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
