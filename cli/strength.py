@@ -127,14 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     plan = plan_from(args)
 
-    def run() -> StrengthReport:
-        return run_strength(plan, workers=args.workers, progress=not args.quiet)
+    def measured(agent: str) -> StrengthReport:
+        return run_strength(replace(plan, agent=agent), workers=args.workers, progress=not args.quiet)
 
     if args.compare is None:
-        report = measure_and_publish(args, run, markdown)
+        report = measure_and_publish(args, lambda: measured(args.agent), markdown)
     else:
-        report = measure_and_publish(args, lambda: Compared(run(), run_strength(
-            replace(plan, agent=args.compare), workers=args.workers, progress=not args.quiet)), Compared.markdown)
+        report = measure_and_publish(args, lambda: Compared(measured(args.agent), measured(args.compare)),
+                                     Compared.markdown)
     return 1 if args.check and not report.passed() else 0
 
 

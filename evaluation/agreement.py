@@ -59,8 +59,8 @@ def table_agreement(plan: AgreementPlan, table: int) -> dict[str, Count]:
     """Per way, the decisions at one table of ``plan`` where the candidate and the reference chose differently."""
     preset, n = plan.tables[table]
     game = rams_env.make_game(plan.game, n, preset=preset or None)
-    agent, reference = (agent_factory(spec, game)(0) for spec in (plan.agent, plan.reference))
     scripted, own = agent_factory(plan.opponent, game), agent_factory(plan.reference, game)
+    agent, reference = agent_factory(plan.agent, game)(0), own(0)  # the reference's checkpoint loaded once
     counts = {}
     for way in WAYS:
         differ = asked = 0
