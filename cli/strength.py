@@ -14,6 +14,9 @@ when a cell fails (a gate for shipped agents).
 agent's result minus the second's with the 95% interval of that paired difference: "better" or "worse" where
 it excludes zero. The deals' luck cancels, so it shows which of two agents is stronger, and where, far more
 sharply than comparing the two tables of cells (a cell just above zero can fall just below it by chance).
+It ends with the project's ship rule on those cells: the first agent would replace the second when it is better
+in more cells against the scripted styles (random aside) than it is worse (docs/results.md, "Choosing between
+two agents"; the JSON's compare.ship_rule).
 
     rams strength --game toepen --agent pretrained --deals 200
     rams strength --game tippen --agent checkpoint:runs/tippen/final.zip --tables modern:4 loup:5 --check
@@ -44,6 +47,7 @@ from evaluation.strength import (
     paired_markdown,
     run_strength,
     scripted_opponents,
+    ship_rule,
 )
 from training.outputs import check_outputs
 
@@ -152,7 +156,8 @@ class Compared:
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.report.as_dict(), "compare": {"baseline": self.baseline.as_dict(),
-                                                     "difference": self.difference.as_dict()}}
+                                                     "difference": self.difference.as_dict(),
+                                                     "ship_rule": ship_rule(self.difference)}}
 
 
 if __name__ == "__main__":

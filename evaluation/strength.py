@@ -23,6 +23,9 @@ Two agents measured on the same plan play the same deals with the same seat seed
 deal by deal: :func:`paired` gives each cell's difference with its own interval (``rams strength --compare``).
 The deal's luck cancels in the difference, so it resolves changes far smaller than either cell's interval: the
 question "is this candidate better than the shipped agent, and where?" rather than "is each above zero?".
+:func:`replaces` is the project's ship rule on it (docs/results.md, "Choosing between two agents"): more cells
+better than worse against the scripted styles, random's cells aside (both agents beat random by far, and a
+candidate that copies a searcher assuming heuristic opponents may give a little of that back).
 """
 
 from __future__ import annotations
@@ -46,6 +49,9 @@ from rams_env.core.general import preset_tables
 WAYS = ("agent_alone", "scripted_alone")
 """The two ways round: one agent among scripted players; one scripted player among agents."""
 
+RANDOM = "random"
+"""The uniformly random player: an opponent of every gate, but no scripted *style* (see :func:`replaces`)."""
+
 HELD_OUT_SEED = 20_261_123
 """The default tournament seed: deal seeds no trainer in this repository draws."""
 
@@ -53,7 +59,7 @@ HELD_OUT_SEED = 20_261_123
 def scripted_opponents(game: str) -> list[str]:
     """Every scripted style of ``game``: random, then the heuristic player's styles and personalities."""
     styles = heuristic_class(game).STYLES
-    return ["random"] + ["heuristic" if style == "default" else f"heuristic:{style}" for style in styles]
+    return [RANDOM] + ["heuristic" if style == "default" else f"heuristic:{style}" for style in styles]
 
 
 def every_table(game: str) -> list[tuple[str, int]]:
@@ -211,11 +217,32 @@ def paired(report: StrengthReport, baseline: StrengthReport) -> StrengthReport:
                           differences)
 
 
-def verdict(report: StrengthReport) -> tuple[int, int, int]:
-    """(above zero, level, below zero): how many cells' intervals lie above zero, hold it, lie below it."""
-    cells = report.cells.values()
+def verdict(report: StrengthReport, opponents: Sequence[str] | None = None) -> tuple[int, int, int]:
+    """(above zero, level, below zero): how many cells' intervals lie above zero, hold it, lie below it; with
+    ``opponents``, only the cells against those."""
+    names = report.plan.opponents
+    cells = [c for (_, o, _), c in report.cells.items() if opponents is None or names[o] in opponents]
     above, below = sum(c.low > 0 for c in cells), sum(c.high < 0 for c in cells)
-    return above, len(report.cells) - above - below, below
+    return above, len(cells) - above - below, below
+
+
+def styles(plan: StrengthPlan) -> tuple[str, ...]:
+    """The plan's opponents but random: the scripted styles the ship rule weighs (all of them if only random)."""
+    return tuple(o for o in plan.opponents if o != RANDOM) or plan.opponents
+
+
+def ship_rule(difference: StrengthReport) -> dict[str, Any]:
+    """The ship rule's paired half on :func:`paired`'s cells, spelled out: the styles it weighs, how many of their
+    cells are better, level and worse, and whether the first agent would replace the second (more better than
+    worse). Its other half, a best response gaining less than the agent's edge, is ``rams exploit``'s."""
+    weighed = styles(difference.plan)
+    better, level, worse = verdict(difference, weighed)
+    return {"styles": list(weighed), "better": better, "level": level, "worse": worse, "replaces": better > worse}
+
+
+def replaces(difference: StrengthReport) -> bool:
+    """Would the first agent of :func:`paired`'s cells replace the second, by :func:`ship_rule`?"""
+    return ship_rule(difference)["replaces"]
 
 
 def markdown(report: StrengthReport) -> str:
@@ -236,9 +263,16 @@ def paired_markdown(difference: StrengthReport) -> str:
     mean = float(np.mean([c.mean for c in difference.cells.values()]))
     head = (f"{plan.game}: `{plan.agent}`, paired over the same {plan.deals} deal seeds (seed {plan.seed}), "
             f"{difference.unit} per deal, 95% intervals of the difference: **{better} cells better, {level} level, "
-            f"{worse} worse**; mean cell difference {mean:+.4f}.")
+            f"{worse} worse**; mean cell difference {mean:+.4f}. {_ship_rule(difference)}")
     texts = {way: f"the first agent's cell minus the second's, {text}" for way, text in _WAY_TEXT.items()}
     return _tables(difference, head, texts, _difference)
+
+
+def _ship_rule(difference: StrengthReport) -> str:
+    rule = ship_rule(difference)
+    outcome = "would replace" if rule["replaces"] else "would not replace"
+    return (f"Against the scripted styles ({', '.join(rule['styles'])}): {rule['better']} better, {rule['level']} "
+            f"level, {rule['worse']} worse, so by the paired ship rule the first agent {outcome} the second.")
 
 
 def _tables(report: StrengthReport, head: str, way_texts: dict[str, str], cell: Callable) -> str:

@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from agents.registry import AgentSpecError
 from cli.strength import main
+from evaluation.duplicate import MeanEstimate
 from evaluation.strength import (
     WAYS,
     StrengthPlan,
+    StrengthReport,
     TableRunner,
     every_table,
     markdown,
     paired,
     paired_markdown,
+    replaces,
     run_strength,
     scripted_opponents,
+    styles,
+    verdict,
 )
 from rams_env.core.general import preset_tables
 from rams_env.core.rules import RulesError
@@ -125,6 +131,26 @@ def test_two_agents_on_the_same_plan_pair_up_deal_by_deal():
     itself = paired(mine, run_strength(plan, progress=False))
     assert all(cell.mean == 0.0 and cell.ci95 == 0.0 for cell in itself.cells.values())
     assert "0 cells better, 4 level, 0 worse" in paired_markdown(itself)
+    assert not replaces(itself) and "the first agent would not replace the second" in paired_markdown(itself)
+
+
+def test_the_ship_rule_weighs_the_scripted_styles_not_random():
+    """``replaces``: more cells better than worse against the styles; random's cells are left out of the count
+    (all of them counted when random is the only opponent)."""
+    plan = StrengthPlan("toepen", "heuristic", ("random", "heuristic:cautious"), (("standard", 3),), deals=4)
+    ways = len(WAYS)
+
+    def difference(random_mean: float, style_mean: float) -> StrengthReport:
+        cell = {0: MeanEstimate(random_mean, 0.01, 4), 1: MeanEstimate(style_mean, 0.01, 4)}
+        return StrengthReport(plan, {(0, o, w): cell[o] for o in (0, 1) for w in range(ways)}, "lives", 0.0)
+
+    assert styles(plan) == ("heuristic:cautious",)
+    assert verdict(difference(-1.0, 1.0), styles(plan)) == (ways, 0, 0)
+    assert verdict(difference(-1.0, 1.0)) == (ways, 0, ways)
+    assert replaces(difference(-1.0, 1.0)) and not replaces(difference(1.0, -1.0))
+    assert not replaces(difference(1.0, 0.0))  # level against the style: no reason to replace
+    only_random = replace(plan, opponents=("random",))
+    assert styles(only_random) == ("random",)
 
 
 def test_reports_of_different_plans_are_not_paired():
@@ -150,3 +176,6 @@ def test_the_command_compares_two_agents(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "`heuristic minus random`, paired over the same 40 deal seeds" in text
     assert difference["agent_alone"]["low"] > 0 and "better" in text  # the heuristic beats random in its seat
+    rule = data["compare"]["ship_rule"]
+    assert rule["styles"] == ["heuristic"] and rule["better"] + rule["level"] + rule["worse"] == len(WAYS)
+    assert rule["replaces"] and rule["better"] > rule["worse"]  # the heuristic would replace random

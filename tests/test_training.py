@@ -385,7 +385,8 @@ GENERAL_RECIPES = {
     "tippen_blind.zip": "tippen_styles.yaml",  # a fine-tune of tippen_selfplay.zip: its blind choices refreshed
     "tippen_tap.zip": "tippen_tap.yaml",  # tippen_blind.zip with its tap refreshed where the bete is a stake
     "tippen_cardplay.zip": "tippen_cardplay.yaml",  # a card-play stage on tippen_tap.zip
-    "tippen.zip": "tippen_cardplay_tap.yaml",  # tippen_cardplay.zip with its tap refreshed as tippen_tap.yaml did
+    "tippen_cardplay_tap.zip": "tippen_cardplay_tap.yaml",  # tippen_cardplay.zip, its tap refreshed again
+    "tippen.zip": "tippen_loup_search.yaml",  # tippen_cardplay_tap.zip copying the rollout searcher at Loup
     "lupfen.zip": "lupfen_batched.yaml",
     "mauscheln.zip": "mauscheln_batched.yaml",
     "fipsen_base.zip": "fipsen_batched.yaml",
@@ -452,6 +453,8 @@ def test_shipped_pot_game_agents_were_trained_by_their_config_as_it_stands(game)
     trained["warm_start"] = {**asdict(WarmStartConfig()), **trained["warm_start"]}  # keys added since: defaults
     assert trained == {k: config[k] for k in TRAINING_KEYS}
     assert meta["steps"] >= config["total_timesteps"] and meta["warm_start"]["decisions"] >= 100_000
+
+
 @pytest.mark.parametrize("carry", [False, True])
 def test_evaluation_deals_follow_eval_random_carry(monkeypatch, tmp_path, carry):
     """Lupfen's first deals are force rounds: eval.random_carry decides whether evaluations see Lupfen rounds."""
