@@ -23,7 +23,7 @@ Two agents measured on the same plan play the same deals with the same seat seed
 deal by deal: :func:`paired` gives each cell's difference with its own interval (``rams strength --compare``).
 The deal's luck cancels in the difference, so it resolves changes far smaller than either cell's interval: the
 question "is this candidate better than the shipped agent, and where?" rather than "is each above zero?".
-:func:`replaces` is the project's ship rule on it (docs/results.md, "Choosing between two agents"): more cells
+:func:`ship_rule` is the project's ship rule on it (docs/results.md, "Choosing between two agents"): more cells
 better than worse against the scripted styles, random's cells aside (both agents beat random by far, and a
 candidate that copies a searcher assuming heuristic opponents may give a little of that back).
 """
@@ -50,7 +50,7 @@ WAYS = ("agent_alone", "scripted_alone")
 """The two ways round: one agent among scripted players; one scripted player among agents."""
 
 RANDOM = "random"
-"""The uniformly random player: an opponent of every gate, but no scripted *style* (see :func:`replaces`)."""
+"""The uniformly random player: an opponent of every gate, but no scripted *style* (see :func:`ship_rule`)."""
 
 HELD_OUT_SEED = 20_261_123
 """The default tournament seed: deal seeds no trainer in this repository draws."""
@@ -58,8 +58,8 @@ HELD_OUT_SEED = 20_261_123
 
 def scripted_opponents(game: str) -> list[str]:
     """Every scripted style of ``game``: random, then the heuristic player's styles and personalities."""
-    styles = heuristic_class(game).STYLES
-    return [RANDOM] + ["heuristic" if style == "default" else f"heuristic:{style}" for style in styles]
+    return [RANDOM] + ["heuristic" if style == "default" else f"heuristic:{style}"
+                       for style in heuristic_class(game).STYLES]
 
 
 def every_table(game: str) -> list[tuple[str, int]]:
