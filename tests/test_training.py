@@ -398,6 +398,17 @@ GENERAL_RECIPES = {
 """Every general checkpoint in agents/pretrained/ and the config under configs/train/ that made it (docs/results.md)."""
 
 
+def _deciding_warm_start(section: dict) -> dict:
+    """A run's or a recipe's ``warm_start`` as far as it decides the weights: keys added since a checkpoint was
+    written at their defaults, and without ``cache`` (where recorded chunks are kept: a path, and the records read
+    from it are the uncached ones bit for bit, tests/test_batched_imitation.py)."""
+    from dataclasses import asdict
+
+    from training.config import WarmStartConfig
+
+    return {k: v for k, v in {**asdict(WarmStartConfig()), **section}.items() if k != "cache"}
+
+
 def _general_checkpoints() -> list[str]:
     from agents.checkpoint.general import is_general
     from agents.registry import PRETRAINED_DIR
@@ -419,17 +430,16 @@ def test_shipped_general_agents_were_trained_by_their_batched_config_as_it_stand
 
     from agents.registry import PRETRAINED_DIR
     from training.batched.learner import BatchedConfig
-    from training.config import WarmStartConfig, as_dict
+    from training.config import as_dict
 
     meta, _, _ = load_checkpoint(PRETRAINED_DIR / name)
     config = as_dict(load_config(ROOT / "configs/train" / GENERAL_RECIPES[name]))
     assert meta["trainer"] == "batched"
     trained = {k: meta["config"][k] for k in BATCHED_TRAINING_KEYS}
     trained["batched"] = {**asdict(BatchedConfig()), **trained["batched"]}  # knobs added since: their defaults
-    trained["warm_start"] = {**asdict(WarmStartConfig()), **trained["warm_start"]}
+    trained["warm_start"] = _deciding_warm_start(trained["warm_start"])
     recipe = {k: config[k] for k in BATCHED_TRAINING_KEYS}
-    for section in (trained, recipe):  # where recorded chunks are kept: a path, not what was recorded
-        section["warm_start"] = {k: v for k, v in section["warm_start"].items() if k != "cache"}
+    recipe["warm_start"] = _deciding_warm_start(recipe["warm_start"])
     assert trained == recipe
     start = config["batched"]["init_from"]
     assert not start or ((ROOT / start).parent == PRETRAINED_DIR and Path(start).name in GENERAL_RECIPES)
@@ -446,16 +456,16 @@ TRAINING_KEYS = ("game", "num_players", "rules", "env", "seed", "total_timesteps
 @pytest.mark.parametrize("game", ["tippen", "mauscheln", "lupfen", "fipsen"])
 def test_shipped_pot_game_agents_were_trained_by_their_config_as_it_stands(game):
     """`rams train configs/train/<game>.yaml --export ...` is how they were made (docs/results.md)."""
-    from dataclasses import asdict
-
     from agents.registry import pretrained_path
-    from training.config import WarmStartConfig, as_dict
+    from training.config import as_dict
 
     meta, _, _ = load_checkpoint(pretrained_path(game, 4))
     config = as_dict(load_config(ROOT / f"configs/train/{game}.yaml"))
     trained = {k: meta["config"][k] for k in TRAINING_KEYS}
-    trained["warm_start"] = {**asdict(WarmStartConfig()), **trained["warm_start"]}  # keys added since: defaults
-    assert trained == {k: config[k] for k in TRAINING_KEYS}
+    trained["warm_start"] = _deciding_warm_start(trained["warm_start"])
+    recipe = {k: config[k] for k in TRAINING_KEYS}
+    recipe["warm_start"] = _deciding_warm_start(recipe["warm_start"])
+    assert trained == recipe
     assert meta["steps"] >= config["total_timesteps"] and meta["warm_start"]["decisions"] >= 100_000
 
 
