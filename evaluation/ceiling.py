@@ -24,6 +24,12 @@ table of scripted players, minus what the scripted player earned in seat k of th
   choice it keeps on ties, are that agent's instead: one step of policy improvement on a trained agent, against
   the table as it is (the other seats still play their scripted style).
 
+``search_actions`` (``--search-actions sneak pass join``) restricts any mode's search to the decisions where one of
+those actions is legal (labels; ``play`` for every card); at its other decisions the searcher's seat plays the
+policy improved upon. Where a game is won in its bids and the card play is level with the heuristic's (the pot
+games), this searches the bids with every later decision played as the agent would, and leaves the card play,
+where worlds re-dealt without inference mislead it most, to the agent.
+
 Scripted opponents must be deterministic for the inference to bite (the heuristics are); the omniscient and PIMC
 searches are exact, so they are for tables with short deals (Tippen's three cards); rollouts are linear in the
 deal's length (Loup's six cards at five players: 0.04 s of one core a searched decision with 8 worlds).
@@ -45,7 +51,7 @@ from agents.table import chosen
 from evaluation.duplicate import MeanEstimate, estimate
 from evaluation.strength import HELD_OUT_SEED
 from evaluation.tournament import deal_seed, game_seeds
-from rams_env.core.global_state import Place
+from rams_env.core.actions import PLAY, with_plays
 
 MODES = ("omniscient", "pimc", "rollout")
 MIN_WORLDS = 3
@@ -68,6 +74,8 @@ class CeilingPlan:
     random_carry: bool = False  # deals from random carried-over state, as `rams strength --random-carry`
     own_policy: str | None = None  # rollout: the agent spec the searcher improves on (None: the scripted style); a
     # deterministic one (a checkpoint): one shared agent plays every rollout, never copied or reset
+    search_actions: tuple[str, ...] = ()  # search only where one of these is legal (labels, `play`: every card);
+    # elsewhere the seat plays the policy improved upon. Empty: every decision with a choice is searched
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -89,6 +97,7 @@ class Searcher:
         self.factory = agent_factory(plan.opponent, self.game)
         # the policy improved upon in the searcher's own seat: one shared agent, never copied with a branch
         self.own = agent_factory(plan.own_policy, self.game)(0) if plan.own_policy is not None else None
+        self.searched = searched_actions(self.game, plan.search_actions)
         self.fallbacks = 0
         self.decisions = 0
 
@@ -171,6 +180,8 @@ class Searcher:
         legal, me = self.game.legal_actions(state), state.to_act
         if len(legal) == 1:
             return legal[0]
+        if self.searched is not None and self.searched.isdisjoint(legal):
+            return self.base_action(state, me, agents)
         self.decisions += 1
         if self.plan.mode == "omniscient":
             return legal[int(np.argmax([self.after(state, action, me, agents) for action in legal]))]
@@ -231,31 +242,12 @@ class Searcher:
         return kept
 
     def redealt(self, state, me: int):
-        """``state`` with the other seats' hands and every pile dealt again from their cards, sizes kept."""
-        world = copy.deepcopy(state)
-        others = [seat for seat in range(self.game.num_players) if seat != me]
-        piles = [name for name, place in self.game.card_places.items() if place is Place.PILE]
-        groups = [(world.hands, seat) for seat in others] + [(world, name) for name in piles]
-        # sorted first: the worlds drawn depend on which cards are hidden, never on where they lie
-        cards = sorted(card for owner, key in groups for card in self._get(owner, key))
-        self.rng.shuffle(cards)
-        at = 0
-        for owner, key in groups:
-            size = len(self._get(owner, key))
-            self._set(owner, key, list(cards[at:at + size]))
-            at += size
-        return world
-
-    @staticmethod
-    def _get(owner, key):
-        return owner[key] if isinstance(key, int) else getattr(owner, key)
-
-    @staticmethod
-    def _set(owner, key, value) -> None:
-        if isinstance(key, int):
-            owner[key] = value
-        else:
-            setattr(owner, key, value)
+        """``state`` with every card seat ``me`` cannot see dealt again among the places that hold them, sizes
+        kept: the engine's own definition of what a seat cannot see (``Game.shuffle_unseen``: the other hands and
+        their face-down discards, the piles, a hand its owner has not looked at), whose draw depends only on which
+        cards are hidden, never on where they lie. (The searcher once re-dealt the hands and piles alone, so its
+        worlds knew which cards the others had discarded face down.)"""
+        return self.game.shuffle_unseen(state, me, self.rng)
 
     def replayed(self, world, history, me: int, seeds: list[int]):
         """``world`` (a re-dealt start) after ``history``, or None if a scripted seat would have chosen otherwise
@@ -273,6 +265,23 @@ class Searcher:
         out = np.zeros(self.game.observation.size, np.float32)
         self.game.encode(state, seat, out)
         return out
+
+
+def searched_actions(game, labels: tuple[str, ...]) -> frozenset[int] | None:
+    """The action ids of ``labels`` (``play``: every card) at ``game``'s table; None for none given (search every
+    decision). An unknown label is refused with the game's labels."""
+    if not labels:
+        return None
+    known = [game.actions.label(a) for a in range(game.actions.size)]
+    wanted = with_plays(labels, known, game.pack().codes)
+    unknown = [label for label in wanted if label not in known]
+    if unknown:
+        codes = game.pack().codes
+        named = ", ".join(dict.fromkeys([PLAY, *(label for label in known if label.split()[-1] not in codes)]))
+        with_card = next((label for label in known if " " in label and label.split()[-1] in codes), None)
+        example = f", or a card's label such as {with_card!r}" if with_card else ""
+        raise ValueError(f"search_actions {unknown}: not an action of {game.name}; one of {named}, a card{example}")
+    return frozenset(known.index(label) for label in wanted)
 
 
 def run_ceiling(plan: CeilingPlan, progress: bool = True, search_seed: int = 0) -> tuple[MeanEstimate, Searcher]:
@@ -303,16 +312,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--own-policy", default=None, metavar="AGENT",
                         help="rollout: improve on this agent (e.g. pretrained) in the searcher's seat instead of "
                              "the scripted style; the other seats stay scripted")
+    parser.add_argument("--search-actions", nargs="+", default=(), metavar="LABEL",
+                        help="search only the decisions where one of these actions is legal (e.g. sneak pass "
+                             "join; play: every card); the seat plays the policy improved upon elsewhere")
     parser.add_argument("--random-carry", action="store_true",
                         help="deals from random carried-over state (as rams strength --random-carry)")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     plan = CeilingPlan(args.game, args.preset, args.players, args.opponent, args.deals, args.mode, args.worlds,
-                       args.tries, random_carry=args.random_carry, own_policy=args.own_policy)
+                       args.tries, random_carry=args.random_carry, own_policy=args.own_policy,
+                       search_actions=tuple(args.search_actions))
     result, searcher = run_ceiling(plan, progress=not args.quiet)
     unit = searcher.game.score_unit
     carried = ", random carry" if args.random_carry else ""
     over = f" over {args.own_policy}" if args.own_policy else ""
+    over += f" (searching only where {' / '.join(args.search_actions)} is legal)" if args.search_actions else ""
     print(f"{args.game} {args.preset or 'default'} {args.players}p{carried}, {args.mode} searcher{over} alone among "
           f"{args.opponent}: {result.mean:+.3f} [{result.low:+.3f}, {result.high:+.3f}] {unit}/deal over "
           f"{result.n} deals; {searcher.decisions} searched decisions, {searcher.fallbacks} fell back")

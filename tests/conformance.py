@@ -100,6 +100,16 @@ def assert_hidden_information(game, state, rng: np.random.Generator) -> None:
         diff = [name for name, s in game.observation.slices.items() if not np.array_equal(a[s], b[s])]
         assert not diff, f"{game.name}: seat {seat} observation depends on unseen cards: {diff}"
         assert game.view(state, seat) == game.view(other, seat), f"{game.name}: view of seat {seat} leaks"
+        assert_redeal_ignores_where_unseen_cards_lie(game, state, other, seat, int(rng.integers(2**32)))
+
+
+def assert_redeal_ignores_where_unseen_cards_lie(game, state, other, seat: int, seed: int) -> None:
+    """``other`` holds the cards ``seat`` cannot see in other places than ``state``: re-dealt with generators in the
+    same state, both give the same world. A searcher that samples worlds with ``shuffle_unseen`` then chooses alike
+    whatever the true deal behind what it saw, draw for draw and not only on average."""
+    worlds = [game.shuffle_unseen(s, seat, np.random.default_rng(seed)) for s in (state, other)]
+    places = [[getattr(world, name) for name in game.card_places] for world in worlds]
+    assert places[0] == places[1], f"{game.name}: seat {seat}'s re-deal depends on where its unseen cards lie"
 
 
 # ------------------------------------------------------------------ hidden-information leaks

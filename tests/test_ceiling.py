@@ -245,3 +245,84 @@ def test_a_branch_copies_the_scripted_agents_and_shares_only_the_table_definitio
         expected = copy.deepcopy(agent.rng).random()
         twin.rng.random()
         assert agent.rng.random() == expected
+
+
+
+def _swap_hidden(state, me: int):
+    """A copy of ``state`` where a card of another seat's face-down discards and one of a third seat's hand (both
+    hidden from ``me``) trade places; None where no seat but ``me`` has discarded yet."""
+    seats = range(len(state.hands))
+    down = next((s for s in seats if s != me and state.face_down[s]), None)
+    held = next((s for s in seats if s not in (me, down) and state.hands[s]), None)
+    if down is None or held is None:
+        return None
+    swapped = copy.deepcopy(state)
+    swapped.face_down[down][0], swapped.hands[held][0] = state.hands[held][0], state.face_down[down][0]
+    return swapped
+
+
+@pytest.mark.parametrize("game_name, preset", [("mauscheln", "standard"), ("fipsen", "grossenaspe"),
+                                                ("tippen", "modern"), ("toepen", "standard")])
+def test_the_searchers_worlds_do_not_depend_on_the_cards_others_discarded_face_down(game_name, preset):
+    """Which cards another seat discarded face down is as hidden as its hand: a searcher's worlds, and so its
+    choices, must not change when such a discard and a card of a third hand trade places. The searcher once
+    re-dealt only the hands and piles, so every world it searched knew the others' discards."""
+    plan = CeilingPlan(game_name, preset, 4, "heuristic", deals=2, mode="rollout", worlds=4, tries_per_world=0)
+    game, compared = rams_env.make_game(game_name, 4, preset=preset), 0
+    for d in range(40):
+        searcher = Searcher(plan, np.random.default_rng(0), game)
+        env_seed, seeds = deal(plan, d)
+        state, agents = game.new_state(np.random.default_rng(env_seed), None), searcher.scripted(seeds)
+        while not state.terminal and compared < 12:
+            me, swapped = state.to_act, _swap_hidden(state, state.to_act)
+            if swapped is not None and len(game.legal_actions(state)) > 1:
+                worlds = [Searcher(plan, np.random.default_rng(7), game).redealt(s, me) for s in (state, swapped)]
+                places = [[getattr(world, place) for place in game.card_places] for world in worlds]
+                assert places[0] == places[1], (d, me)
+                choices = [Searcher.teacher(game, "heuristic", 4, np.random.default_rng(7)).improved(s, agents)
+                           for s in (state, swapped)]
+                assert choices[0] == choices[1], (d, me)
+                compared += 1
+            game.apply(state, searcher.scripted_action(state, agents))
+    assert compared == 12  # the case arises in each of these games
+
+
+def test_a_search_restricted_to_some_actions_plays_the_policy_improved_upon_everywhere_else(monkeypatch):
+    """``search_actions``: the searcher searches exactly its decisions where one of those actions is legal (here
+    Mauscheln's bids), and at each of its other decisions plays what the scripted player in its seat would."""
+    plan = CeilingPlan("mauscheln", "standard", 4, "heuristic", deals=2, mode="rollout", worlds=2,
+                       tries_per_world=0, search_actions=("sneak", "pass", "join"))
+    searcher = Searcher(plan, np.random.default_rng(0))
+    game, bids = searcher.game, searcher.searched
+    assert {game.actions.label(a) for a in bids} == {"sneak", "pass", "join"}
+    searched, elsewhere = [], 0
+    best, choose = searcher.best, searcher.choose
+    monkeypatch.setattr(searcher, "best", lambda state, legal, *rest: searched.append(id(state)) or
+                        best(state, legal, *rest))
+
+    def watched(state, start, history, agents, seeds):
+        nonlocal elsewhere
+        legal, scripted = set(game.legal_actions(state)), searcher.scripted_action(state, searcher.copied(agents))
+        before = len(searched)
+        action = choose(state, start, history, agents, seeds)
+        assert (len(searched) > before) == (len(legal) > 1 and bool(legal & bids))
+        if not legal & bids:
+            assert action == scripted
+            elsewhere += len(legal) > 1
+        return action
+
+    monkeypatch.setattr(searcher, "choose", watched)
+    for d in range(4):
+        env_seed, seeds = deal(plan, d)
+        searcher.play(env_seed, seeds, d % 4)
+    assert searched and elsewhere  # bids searched; card play and exchanges with a choice played as scripted
+    assert searcher.decisions == len(searched)
+
+
+def test_search_actions_that_the_game_does_not_have_are_refused_naming_them():
+    with pytest.raises(ValueError, match=r"\['snek'\]: not an action of mauscheln; one of play, done, sneak"):
+        Searcher(CeilingPlan("mauscheln", None, 4, "heuristic", deals=2, search_actions=("snek",)),
+                 np.random.default_rng(0))
+    every_card = Searcher(CeilingPlan("tippen", None, 4, "heuristic", deals=2, search_actions=("play",)),
+                          np.random.default_rng(0))
+    assert len(every_card.searched) == len(every_card.game.pack())

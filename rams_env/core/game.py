@@ -115,9 +115,11 @@ def deal_start(state_type: type[State], redeal: bool) -> tuple[dict[str, Any], t
 def redeal_unseen(groups: Sequence[list[int]], rng: np.random.Generator) -> None:
     """Deal the cards of ``groups`` (lists changed in place) anew among them, every size kept.
 
-    The helper behind every game's ``shuffle_unseen``: pass the places a seat cannot see.
+    The helper behind every game's ``shuffle_unseen``: pass the places a seat cannot see. The cards are sorted
+    before they are dealt, so the deal drawn depends only on which cards are hidden, never on where they lie: a
+    searcher that samples its worlds with it chooses alike whatever the true deal behind what it saw.
     """
-    pool = [c for g in groups for c in g]
+    pool = sorted(c for g in groups for c in g)
     pool = [pool[i] for i in rng.permutation(len(pool))]
     at = 0
     for g in groups:
