@@ -17,6 +17,7 @@ from evaluation.duplicate import duplicate_match, estimate, format_table, t_quan
 from evaluation.ratings import ELO, bradley_terry, fit_ratings
 from evaluation.report import summarize
 from evaluation.tournament import Plan, Setting, play_deal, run_tournament, seatings
+from evaluation.workers import run_tasks
 from rams_env.core.cards import card
 from rams_env.games.toepen.game import RANKS
 
@@ -256,3 +257,15 @@ def test_duplicate_match_of_an_agent_object_against_a_baseline():
     assert result.deals == 4 and math.isfinite(result.ci95)
     assert result.mean == pytest.approx(result.payoff - result.reference)
     assert "random" in format_table([result], "title")
+
+
+def _torch_threads(_: int) -> int:
+    import torch  # imported by the worker only now, as a checkpoint agent's first network imports it
+
+    return torch.get_num_threads()
+
+
+def test_spawned_workers_run_one_torch_thread_even_when_torch_is_imported_after_they_start():
+    """The workers fill the cores, so each runs one torch thread. A worker imports torch when it builds its first
+    network, after it started; at two threads a worker on two busy cores spent 4x the CPU time for nothing."""
+    assert run_tasks([0, 1], _torch_threads, workers=2) == [1, 1]
