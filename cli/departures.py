@@ -30,6 +30,7 @@ from cli.strength import add_deal_seed_options, add_output_options, measure_and_
 from cli.usage import Parser, at_least, command
 from evaluation.departures import DeparturePlan, markdown, run_departures
 from evaluation.strength import WAYS, every_table
+from evaluation.workers import one_torch_thread_when_imported
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,6 +62,7 @@ def plan_from(args: argparse.Namespace) -> DeparturePlan:
 @command("rams departures")
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    one_torch_thread_when_imported()  # agents play one decision at a time: a second thread only waits
     plan = plan_from(args)
     measure_and_publish(args, lambda: run_departures(plan, progress=not args.quiet), markdown)
     return 0

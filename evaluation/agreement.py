@@ -27,6 +27,7 @@ from agents.registry import agent_factory
 from agents.table import chosen, reads
 from evaluation.strength import HELD_OUT_SEED
 from evaluation.tournament import deal_seed, game_seeds, seat_agents
+from evaluation.workers import one_torch_thread_when_imported
 
 WAYS = ("scripted", "agent_alone", "agents")
 """Whose deals the positions come from: scripted players', the reference alone among them, references'."""
@@ -98,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=HELD_OUT_SEED)
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
+    one_torch_thread_when_imported()  # agents play one decision at a time: a second thread only waits
     tables = tuple((p, int(n)) for p, _, n in (t.partition(":") for t in args.tables)) or (("", 4),)
     plan = AgreementPlan(args.game, args.agent, args.reference, args.opponent, tables, args.deals, args.seed)
     results = run_agreement(plan, progress=not args.quiet)

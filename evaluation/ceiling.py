@@ -51,6 +51,7 @@ from agents.table import chosen
 from evaluation.duplicate import MeanEstimate, estimate
 from evaluation.strength import HELD_OUT_SEED
 from evaluation.tournament import deal_seed, game_seeds
+from evaluation.workers import one_torch_thread_when_imported
 from rams_env.core.actions import PLAY, with_plays
 
 MODES = ("omniscient", "pimc", "rollout")
@@ -76,6 +77,8 @@ class CeilingPlan:
     # deterministic one (a checkpoint): one shared agent plays every rollout, never copied or reset
     search_actions: tuple[str, ...] = ()  # search only where one of these is legal (labels, `play`: every card);
     # elsewhere the seat plays the policy improved upon. Empty: every decision with a choice is searched
+    confidence: float = 0.0  # rollout: leave the choice of the policy improved upon only for an action whose
+    # advantage over it, world by world, has a t-statistic above this (0: any better mean, as the rollout algorithm)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -86,6 +89,9 @@ class CeilingPlan:
             raise ValueError(f"tries_per_world={self.tries_per_world}: 0 or more")
         if self.own_policy is not None and self.mode != "rollout":
             raise ValueError(f"own_policy is the rollout searcher's; mode {self.mode!r} plays its own seat by search")
+        if self.confidence < 0 or (self.confidence > 0 and self.mode != "rollout"):
+            raise ValueError(f"confidence={self.confidence}: 0 or more, and only the rollout searcher has a choice "
+                             "of its own to keep")
 
 
 class Searcher:
@@ -128,15 +134,19 @@ class Searcher:
             return chosen(self.game, state, self.own)
         return self.scripted_action(state, agents)
 
-    def play(self, env_seed: int, seeds: list[int], me: int) -> list[float]:
-        """One deal, the searcher in seat ``me`` (-1: nobody, the all-scripted table); every seat's payoff."""
+    def play(self, env_seed: int, seeds: list[int], me: int, searching: bool = True) -> list[float]:
+        """One deal, the searcher in seat ``me`` (-1: nobody, the all-scripted table; ``searching=False``: the
+        policy it improves upon plays that seat, unsearched); every seat's payoff."""
         game = self.game
         state = game.new_state(np.random.default_rng(env_seed), None, random_carry=self.plan.random_carry)
         start, history, agents = copy.deepcopy(state), [], self.scripted(seeds)
         while not state.terminal:
             seat = state.to_act
-            action = self.choose(state, start, history, agents, seeds) if seat == me \
-                else self.scripted_action(state, agents)
+            if seat != me:
+                action = self.scripted_action(state, agents)
+            else:
+                action = self.choose(state, start, history, agents, seeds) if searching \
+                    else self.base_action(state, me, agents)
             history.append((seat, action))
             game.apply(state, action)
         return list(state.scores)
@@ -197,17 +207,16 @@ class Searcher:
         return self.best(state, legal, self.present_worlds(state, agents), agents)
 
     def best(self, state, legal: list[int], worlds: list[tuple[object, list]], agents: list) -> int:
-        """The legal action of the best mean value over ``worlds`` (rollouts keep the scripted choice on ties)."""
+        """The legal action of the best mean value over ``worlds`` (rollouts keep the choice of the policy improved
+        upon on ties, and with ``confidence`` unless another action beats it clearly, world by world)."""
         me = state.to_act
         value_of = self.rolled_out if self.plan.mode == "rollout" else self.after
-        values = np.zeros(len(legal))
-        for world, world_agents in worlds:
-            values += [value_of(world, action, me, world_agents) for action in legal]
-        if self.plan.mode == "rollout":  # ties keep the choice of the policy improved upon
-            own = legal.index(self.base_action(state, me, agents))
-            if values[own] >= values.max() - 1e-9:
-                return legal[own]
-        return legal[int(np.argmax(values))]
+        values = np.array([[value_of(world, action, me, world_agents) for action in legal]
+                           for world, world_agents in worlds])  # (worlds, actions)
+        if self.plan.mode != "rollout":
+            return legal[int(np.argmax(values.sum(0)))]
+        own = legal.index(self.base_action(state, me, agents))
+        return legal[clearly_better(values, own, self.plan.confidence)]
 
     # ----------------------------------------------------------------- worlds
     def worlds(self, state, start, history, agents: list, seeds: list[int]) -> list[tuple[object, list]]:
@@ -267,6 +276,26 @@ class Searcher:
         return out
 
 
+def clearly_better(values: np.ndarray, own: int, confidence: float) -> int:
+    """The column of ``values`` (worlds x actions) to play: the best mean, unless it is no better than column
+    ``own`` (kept on ties), or, with ``confidence`` above 0, unless its advantage over ``own`` world by world has a
+    t-statistic at most ``confidence`` (an advantage the same in every world counts as clear).
+
+    Why a test: a rollout over a few worlds values each action with noise, and the best of several noisy means
+    is biased upward, so the plain rule leaves a good choice for an action that only drew lucky worlds (the
+    winner's curse), the more so where one deal moves several chips (the pot games)."""
+    gain = (values - values[:, [own]]).mean(0)  # each action's advantage over own, on average over the worlds
+    best = int(np.argmax(gain))
+    if gain[best] <= 1e-9:
+        return own
+    if confidence <= 0:
+        return best
+    spread = (values - values[:, [own]]).std(0, ddof=1) / np.sqrt(len(values)) if len(values) > 1 \
+        else np.zeros(len(gain))
+    clear = (gain > 1e-9) & ((spread == 0) | (gain > confidence * spread))
+    return int(np.argmax(np.where(clear, gain, -np.inf))) if clear.any() else own
+
+
 def searched_actions(game, labels: tuple[str, ...]) -> frozenset[int] | None:
     """The action ids of ``labels`` (``play``: every card) at ``game``'s table; None for none given (search every
     decision). An unknown label is refused with the game's labels."""
@@ -284,15 +313,28 @@ def searched_actions(game, labels: tuple[str, ...]) -> frozenset[int] | None:
     return frozenset(known.index(label) for label in wanted)
 
 
-def run_ceiling(plan: CeilingPlan, progress: bool = True, search_seed: int = 0) -> tuple[MeanEstimate, Searcher]:
-    """The searcher's agent_alone edge over ``plan.opponent`` per deal, with its 95% interval."""
+@dataclass(frozen=True)
+class CeilingResult:
+    """Per deal, averaged over the seats, with 95% intervals."""
+
+    edge: MeanEstimate  # the searcher alone among the scripted players, minus the scripted player in its seat
+    over_own: MeanEstimate | None  # with own_policy: the searcher minus that agent alone in its seat (paired on
+    # the same deals: the search's own gain); the agent's edge is edge minus this
+
+
+def run_ceiling(plan: CeilingPlan, progress: bool = True, search_seed: int = 0) -> tuple[CeilingResult, Searcher]:
+    """The searcher's agent_alone edge over ``plan.opponent``, and with ``own_policy`` its gain over that agent."""
     searcher = Searcher(plan, np.random.default_rng(search_seed))
-    n, samples = plan.num_players, []
+    n, edges, gains = plan.num_players, [], []
     for d in tqdm(range(plan.deals), desc=f"{plan.mode} search", unit="deal", disable=not progress):
         env_seed, seeds = deal_seed(plan.seed, d), game_seeds(n, plan.seed, d, 0)
         base = searcher.play(env_seed, seeds, -1)
-        samples.append(sum(searcher.play(env_seed, seeds, k)[k] - base[k] for k in range(n)) / n)
-    return estimate(samples), searcher
+        searched = [searcher.play(env_seed, seeds, k)[k] for k in range(n)]
+        edges.append(sum(searched[k] - base[k] for k in range(n)) / n)
+        if plan.own_policy is not None:
+            own = [searcher.play(env_seed, seeds, k, searching=False)[k] for k in range(n)]
+            gains.append(sum(searched[k] - own[k] for k in range(n)) / n)
+    return CeilingResult(estimate(edges), estimate(gains) if gains else None), searcher
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -315,21 +357,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--search-actions", nargs="+", default=(), metavar="LABEL",
                         help="search only the decisions where one of these actions is legal (e.g. sneak pass "
                              "join; play: every card); the seat plays the policy improved upon elsewhere")
+    parser.add_argument("--confidence", type=float, default=0.0, metavar="T",
+                        help="rollout: leave the choice of the policy improved upon only for an action whose "
+                             "advantage over it across the worlds has a t-statistic above T (default 0: any "
+                             "better mean)")
     parser.add_argument("--random-carry", action="store_true",
                         help="deals from random carried-over state (as rams strength --random-carry)")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
+    one_torch_thread_when_imported()  # an agent plays one decision at a time: a second thread only waits
     plan = CeilingPlan(args.game, args.preset, args.players, args.opponent, args.deals, args.mode, args.worlds,
                        args.tries, random_carry=args.random_carry, own_policy=args.own_policy,
-                       search_actions=tuple(args.search_actions))
+                       search_actions=tuple(args.search_actions), confidence=args.confidence)
     result, searcher = run_ceiling(plan, progress=not args.quiet)
     unit = searcher.game.score_unit
     carried = ", random carry" if args.random_carry else ""
     over = f" over {args.own_policy}" if args.own_policy else ""
     over += f" (searching only where {' / '.join(args.search_actions)} is legal)" if args.search_actions else ""
+    over += f", t > {args.confidence:g} to leave its choice" if args.confidence else ""
+    edge = result.edge
     print(f"{args.game} {args.preset or 'default'} {args.players}p{carried}, {args.mode} searcher{over} alone among "
-          f"{args.opponent}: {result.mean:+.3f} [{result.low:+.3f}, {result.high:+.3f}] {unit}/deal over "
-          f"{result.n} deals; {searcher.decisions} searched decisions, {searcher.fallbacks} fell back")
+          f"{args.opponent}: {edge.mean:+.3f} [{edge.low:+.3f}, {edge.high:+.3f}] {unit}/deal over "
+          f"{edge.n} deals; {searcher.decisions} searched decisions, {searcher.fallbacks} fell back")
+    if result.over_own is not None:
+        gain = result.over_own
+        print(f"  minus {args.own_policy} alone in its seat, deal by deal: {gain.mean:+.3f} [{gain.low:+.3f}, "
+              f"{gain.high:+.3f}] {unit}/deal (the search's own gain)")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import rams_env
-from evaluation.ceiling import CeilingPlan, Searcher, main, run_ceiling
+from evaluation.ceiling import CeilingPlan, Searcher, clearly_better, main, run_ceiling
 from evaluation.strength import seat_scores
 from evaluation.tournament import deal_seed, game_seeds
 
@@ -88,7 +88,7 @@ def test_the_scripted_table_plays_the_strength_gates_deals(carried):
 
 def test_the_estimate_and_the_command(capsys):
     result, searcher = run_ceiling(CeilingPlan("tippen", "meyers_1905", 4, "heuristic", deals=6), progress=False)
-    assert result.n == 6 and result.mean >= 0 and searcher.decisions > 0
+    assert result.edge.n == 6 and result.edge.mean >= 0 and searcher.decisions > 0 and result.over_own is None
     main(["--game", "tippen", "--preset", "meyers_1905", "--deals", "3", "--quiet"])
     assert "omniscient searcher alone among heuristic" in capsys.readouterr().out
 
@@ -171,8 +171,39 @@ def test_the_rollout_searcher_plays_the_scripted_choice_when_no_action_is_better
     assert chosen != searcher.game.legal_actions(state)[0] or len(searcher.game.legal_actions(state)) == 1
 
 
+def test_with_confidence_the_searcher_leaves_its_policys_choice_only_for_a_clearly_better_action():
+    """Worlds x actions; the policy improved upon chose column 0. Plain rule: the best mean. With a t-test: only
+    an advantage that stands out from its spread over the worlds, or is the same in every world."""
+    noisy = np.array([[0.0, 5.0, 1.0], [0.0, -4.0, 1.0], [0.0, 3.0, 1.0], [0.0, -3.0, 1.0]])  # column 1: mean 0.25
+    assert clearly_better(noisy, 0, 0.0) == 2  # column 2's mean (1.0) is the best
+    assert clearly_better(noisy, 0, 2.0) == 2  # better by 1 in every world: clear
+    lucky = np.array([[0.0, 6.0], [0.0, -4.0], [0.0, 2.0], [0.0, -2.0]])  # mean +0.5, t about 0.2
+    assert clearly_better(lucky, 0, 0.0) == 1
+    assert clearly_better(lucky, 0, 2.0) == 0
+    steady = np.array([[1.0, 3.0, 9.0], [1.0, 3.0, -7.0], [1.0, 3.0, 9.0]])  # column 2 best by mean, unclear
+    assert clearly_better(steady, 0, 0.0) == 2 and clearly_better(steady, 0, 1.0) == 1
+    tie = np.array([[2.0, 2.0], [1.0, 1.0]])
+    assert clearly_better(tie, 0, 0.0) == 0 and clearly_better(tie, 1, 0.0) == 1
+
+
+def test_the_searchers_gain_over_the_agent_it_improves_upon_is_paired_deal_by_deal():
+    """``over_own`` is the searcher's payoff minus the agent's own in the same seat of the same deal: the edge of
+    the searcher minus that of the agent alone (what rams strength's agent_alone cell measures)."""
+    plan = CeilingPlan("tippen", "loup", 4, "heuristic", deals=3, mode="rollout", worlds=2, tries_per_world=0,
+                       own_policy="pretrained")
+    result, searcher = run_ceiling(plan, progress=False)
+    alone = []
+    for d in range(plan.deals):
+        env_seed, seeds = deal(plan, d)
+        base = searcher.play(env_seed, seeds, -1)
+        alone.append(sum(searcher.play(env_seed, seeds, k, searching=False)[k] - base[k] for k in range(4)) / 4)
+    assert result.over_own.n == plan.deals
+    assert result.over_own.mean == pytest.approx(result.edge.mean - np.mean(alone), abs=1e-9)
+
+
 @pytest.mark.parametrize("bad", [{"mode": "oracle"}, {"deals": 1}, {"worlds": 0}, {"tries_per_world": -1},
-                                 {"own_policy": "pretrained"}])  # the default mode, omniscient, searches its seat
+                                 {"own_policy": "pretrained"},  # the default mode, omniscient, searches its seat
+                                 {"confidence": -1.0}, {"confidence": 2.0}])  # only rollouts keep a choice
 def test_a_bad_plan_is_refused(bad):
     with pytest.raises(ValueError):
         CeilingPlan(**{"game": "tippen", "preset": None, "num_players": 4, "opponent": "heuristic", "deals": 10,
