@@ -31,6 +31,9 @@ def build_policy(obs_size: int, n_actions: int, net_arch: list[int], *,
 
 MASKED_LOGIT = -1e8
 """What sb3-contrib's MaskableCategorical puts in place of an illegal action's logit."""
+NEAR_TIE = 1e-3
+"""Best two legal log-probabilities closer than this are decided again row by row (:meth:`PolicyAgent.act_batch`):
+a hundred times the largest gap measured between a batch's logits and a single row's."""
 
 
 class PolicyAgent:
@@ -57,12 +60,44 @@ class PolicyAgent:
             probs = dist.distribution.probs[0]
             return int(torch.multinomial(probs, 1, generator=self._generator).item())
 
+    @property
+    def acts_on_batches(self) -> bool:
+        """A greedy policy's choice depends on the observation and the mask alone, so many games' decisions can
+        be taken in one :meth:`act_batch` (agents/lockstep.py); a sampling one draws from its own generator."""
+        return self.deterministic
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """(rows,) the action :meth:`act` would choose in each row of ``observations`` and ``masks``, greedy only.
+
+        One forward for every row. A batch's float sums are not a single row's (the matrix product blocks them
+        otherwise: logits differ by about 1e-5), so where the best two legal log-probabilities lie within
+        :data:`NEAR_TIE` the row is decided again alone, by :meth:`act`'s own arithmetic: every choice is the
+        one :meth:`act` makes, not only almost every one."""
+        if not self.deterministic:
+            raise ValueError(f"{self.name}: act_batch is for a greedy policy (this one samples)")
+        with torch.no_grad():
+            obs = torch.as_tensor(np.asarray(observations, dtype=np.float32))
+            mask = torch.as_tensor(np.asarray(masks, dtype=bool))
+            logits = self._logits(obs)
+            logits = logits - logits.logsumexp(-1, keepdim=True)
+            masked = torch.where(mask, logits, torch.tensor(MASKED_LOGIT, dtype=logits.dtype))
+            chosen = masked.argmax(-1)
+            if masked.shape[-1] > 1:
+                best_two = masked.topk(2, dim=-1).values
+                for row in torch.nonzero(best_two[:, 0] - best_two[:, 1] < NEAR_TIE).flatten().tolist():
+                    chosen[row] = self._greedy(obs[row:row + 1].clone(), mask[row].clone())
+        return chosen.numpy()
+
+    def _logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """(rows, actions) the actor's logits, as ``get_distribution`` computes them."""
+        policy = self.policy
+        features = BasePolicy.extract_features(policy, obs, policy.pi_features_extractor)
+        return policy.action_net(policy.mlp_extractor.forward_actor(features))
+
     def _greedy(self, obs: torch.Tensor, mask: torch.Tensor) -> int:
         """``get_distribution(obs, mask).mode()`` computed the same way (normalise, mask, normalise, softmax,
         argmax) without building distribution objects, which took four times the network's own time."""
-        policy = self.policy
-        features = BasePolicy.extract_features(policy, obs, policy.pi_features_extractor)  # as get_distribution
-        logits = policy.action_net(policy.mlp_extractor.forward_actor(features))[0]
+        logits = self._logits(obs)[0]
         logits = logits - logits.logsumexp(-1, keepdim=True)
         masked = torch.where(mask, logits, torch.tensor(MASKED_LOGIT, dtype=logits.dtype))
         return int(torch.softmax(masked - masked.logsumexp(-1, keepdim=True), -1).argmax().item())
@@ -99,3 +134,13 @@ class CheckpointAgent(PolicyAgent):
             raise CheckpointError(self.path, "a general checkpoint plays a table once check_table(game) named it")
         chosen = super().act(self.table.obs(observation), self.table.mask(np.asarray(mask)), view)
         return int(self.table.native_actions(chosen))
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """:meth:`act` for many rows at once (agents/lockstep.py): a general checkpoint maps the whole batch in and
+        out, its card-play features computed vectorised (the same values as one row's: tests/test_card_features)."""
+        if not is_general(self.meta):
+            return super().act_batch(observations, masks)
+        if self.table is None:
+            raise CheckpointError(self.path, "a general checkpoint plays a table once check_table(game) named it")
+        chosen = super().act_batch(self.table.obs(observations), self.table.mask(np.asarray(masks)))
+        return self.table.native_actions(chosen)

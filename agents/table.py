@@ -8,6 +8,9 @@ without the AEC wrapper, so evaluations run at the engine's speed; each agent ge
 :class:`IllegalActionError`, naming the agent. Callers that record or print something at every step
 give a :class:`Watcher`.
 
+Many games of one table at once go through agents/lockstep.py's :func:`play_together`, the same steps with a
+checkpoint's decisions batched across the games (the strength gate, ``rams evaluate``).
+
 Two loops stay apart, on purpose: training/single_seat.py steps one decision at a time (Stable-Baselines3
 asks for the learner's next observation between the opponents' moves), and evaluation/throughput.py times
 the AEC API's own loop, the one PettingZoo users write.

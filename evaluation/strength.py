@@ -39,10 +39,11 @@ import numpy as np
 from tqdm import tqdm
 
 import rams_env
+from agents.lockstep import play_together
 from agents.registry import agent_factory, heuristic_class
 from agents.table import Watcher
 from evaluation.duplicate import MeanEstimate, estimate
-from evaluation.tournament import deal_seed, game_seeds, play_deal, seat_agents
+from evaluation.tournament import deal_seed, deal_state, game_seeds, play_deal, seat_agents
 from evaluation.workers import run_tasks
 from rams_env.core.general import preset_tables
 
@@ -98,26 +99,50 @@ class TableRunner:
         self.opponents = [agent_factory(spec, self.game) for spec in plan.opponents]
 
     def samples(self, start: int, stop: int) -> np.ndarray:
-        """(deals, opponents, ways) substitution samples of deal seeds ``start..stop-1``."""
-        return np.stack([self._deal(d) for d in range(start, stop)])
+        """(deals, opponents, ways) substitution samples of deal seeds ``start..stop-1``: every game of these
+        deals played side by side, the agent's decisions in one forward (agents/lockstep.py)."""
+        deals = range(start, stop)
+        lineups = [self._lineups(d) for d in deals]
+        games = [(factories, seeds, env_seed) for deal in lineups for factories, seeds, env_seed in deal]
+        scores = iter(scores_together(self.game, games, self.plan.random_carry))
+        return np.stack([self._samples([next(scores) for _ in deal]) for deal in lineups])
 
-    def _deal(self, d: int) -> np.ndarray:
-        """Deal ``d``'s samples. Every game of the deal seeds seat k's agent alike (common random numbers): an
-        agent measured against itself gives exactly zero."""
+    def _lineups(self, d: int) -> list[tuple[list[Callable], list[int], int]]:
+        """Deal ``d``'s games as (factories, seat seeds, deal seed), in the order :meth:`_samples` reads them: the
+        all-agent table, then per opponent its all-scripted table and the agent alone and the opponent alone in
+        each seat. Every game of the deal seeds seat k's agent alike (common random numbers): an agent measured
+        against itself gives exactly zero."""
         n, env_seed = self.game.num_players, deal_seed(self.plan.seed, d)
         seeds = game_seeds(n, self.plan.seed, d, self.table)
-
-        def scores(factories: list[Callable]) -> list[int]:
-            return seat_scores(self.game, factories, seeds, env_seed, self.plan.random_carry)
-
-        all_agents = scores([self.agent] * n)
-        out = np.zeros((len(self.opponents), len(WAYS)))
-        for o, opponent in enumerate(self.opponents):
-            all_scripted = scores([opponent] * n)
+        games = [[self.agent] * n]
+        for opponent in self.opponents:
+            games.append([opponent] * n)
             for k in range(n):
-                out[o, 0] += (scores(substituted(opponent, self.agent, n, k))[k] - all_scripted[k]) / n
-                out[o, 1] += (all_agents[k] - scores(substituted(self.agent, opponent, n, k))[k]) / n
+                games += [substituted(opponent, self.agent, n, k), substituted(self.agent, opponent, n, k)]
+        return [(factories, seeds, env_seed) for factories in games]
+
+    def _samples(self, scores: list[list[int]]) -> np.ndarray:
+        """(opponents, ways) one deal's samples from its games' seat payoffs, in :meth:`_lineups`' order."""
+        n = self.game.num_players
+        all_agents, games = scores[0], iter(scores[1:])
+        out = np.zeros((len(self.opponents), len(WAYS)))
+        for o in range(len(self.opponents)):
+            all_scripted = next(games)
+            for k in range(n):
+                agent_alone, scripted_alone = next(games), next(games)
+                out[o, 0] += (agent_alone[k] - all_scripted[k]) / n
+                out[o, 1] += (all_agents[k] - scripted_alone[k]) / n
         return out
+
+
+def scores_together(game, games: Sequence[tuple[list[Callable], list[int], int]],
+                    random_carry: bool) -> list[list[int]]:
+    """Each game's seat payoffs, for games given as (factories, seat seeds, deal seed): fresh agents and
+    states, all played side by side (:func:`agents.lockstep.play_together`); the numbers :func:`seat_scores`
+    gives one game at a time."""
+    states = [deal_state(game, env_seed, random_carry) for _, _, env_seed in games]
+    play_together(game, states, [seat_agents(factories, seeds) for factories, seeds, _ in games])
+    return [list(state.scores) for state in states]
 
 
 def seat_scores(game, factories: list[Callable], seeds: list[int], env_seed: int, random_carry: bool,

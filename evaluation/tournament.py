@@ -36,6 +36,7 @@ from tqdm import tqdm
 
 import rams_env
 from agents.base import Agent
+from agents.lockstep import play_together
 from agents.random_agent import RandomAgent
 from agents.registry import AgentFactory, agent_factory
 from agents.table import Watcher, play
@@ -105,9 +106,14 @@ def play_deal(game, agents: list[Agent], seed: int, random_carry: bool = False,
               watcher: Watcher | None = None) -> tuple[list[int], int]:
     """Each seat's payoff of one episode (as ``env.reset(seed=seed)`` would deal it) and the decisions taken,
     played by the deal loop (agents/table.py); the payoffs equal the environment's summed rewards."""
-    state = game.new_state(np.random.default_rng(seed), None, random_carry=random_carry)
+    state = deal_state(game, seed, random_carry)
     decisions = play(game, state, agents, watcher)
     return list(state.scores), decisions
+
+
+def deal_state(game, seed: int, random_carry: bool = False):
+    """The state ``env.reset(seed=seed)`` deals (a random carry-over of lives or pot if asked)."""
+    return game.new_state(np.random.default_rng(seed), None, random_carry=random_carry)
 
 
 def game_seeds(num_players: int, *keys: int) -> list[int]:
@@ -159,42 +165,60 @@ class TournamentRunner:
         self.seatings = seatings(self.game.num_players)
 
     def play_deals(self, start: int, stop: int) -> Block:
-        """Deals ``start..stop-1``: every pair at every seating."""
+        """Deals ``start..stop-1``: every pair at every seating. Without records, every game of the chunk is
+        played side by side, a checkpoint's decisions in one forward (agents/lockstep.py: the same numbers)."""
         began, cpu = time.perf_counter(), time.process_time()
         m, k = len(self.plan.agents), stop - start
         block = Block(start, np.zeros((k, len(self.pairs))), np.zeros((k, m)), np.zeros((k, m)))
-        for row, d in enumerate(range(start, stop)):
-            self._play_deal(d, block, row)
+        games = [(d, p, s) for d in range(start, stop) for p in range(len(self.pairs))
+                 for s in range(len(self.seatings))]
+        tables = [self._table(d, p, s) for d, p, s in games]
+        if self.plan.records is None:
+            states = [deal_state(self.game, deal_seed(self.plan.seed, d), self.plan.setting.random_carry)
+                      for d, _, _ in games]
+            decisions = play_together(self.game, states, tables)
+            results = [(list(state.scores), steps) for state, steps in zip(states, decisions, strict=True)]
+        else:
+            results = [self._recorded(game, table) for game, table in zip(games, tables, strict=True)]
+        for (d, p, s), (scores, steps) in zip(games, results, strict=True):
+            self._count(block, d - start, p, self.seatings[s], scores, steps)
+        games_of = (m - 1) * len(self.seatings)  # every agent plays every other at every seating of each deal
+        block.payoff /= games_of
+        block.wins /= games_of
         block.seconds = time.perf_counter() - began
         block.cpu_seconds = time.process_time() - cpu
         return block
 
-    def _play_deal(self, d: int, block: Block, row: int) -> None:
-        """Deal ``d`` at every seating of every pair, accumulated into ``block`` row ``row``."""
-        n, plan = self.game.num_players, self.plan
-        env_seed = deal_seed(plan.seed, d)
-        games_of = np.zeros(len(plan.agents))
-        for p, (i, j) in enumerate(self.pairs):
-            for s, pattern in enumerate(self.seatings):
-                seeds = game_seeds(n, plan.seed, d, p, s)
-                table = seat_agents([self.factories[i if mine else j] for mine in pattern], seeds)
-                carry = plan.setting.random_carry
-                watching = records.watcher(plan.records, self.game, env_seed, carry, plan.setting.preset)
-                scores, decisions = play_deal(self.game, table, env_seed, carry, watching)
-                records.write(plan.records, f"deal{d:05d}_pair{p}_seating{s}", watching,
-                              [plan.agents[i if mine else j] for mine in pattern])
-                shares = win_shares(scores)
-                mean_i, mean_j = _seat_mean(scores, pattern, True), _seat_mean(scores, pattern, False)
-                block.advantage[row, p] += (mean_i - mean_j) / len(self.seatings)
-                block.payoff[row, i] += mean_i
-                block.payoff[row, j] += mean_j
-                block.wins[row, i] += _seat_mean(shares, pattern, True)
-                block.wins[row, j] += _seat_mean(shares, pattern, False)
-                games_of[[i, j]] += 1
-                block.games += 1
-                block.decisions += decisions
-        block.payoff[row] /= games_of
-        block.wins[row] /= games_of
+    def _table(self, d: int, p: int, s: int) -> list[Agent]:
+        """Fresh agents for deal ``d``, pair ``p`` at seating ``s``, seeded by (tournament seed, d, p, s)."""
+        i, j = self.pairs[p]
+        seeds = game_seeds(self.game.num_players, self.plan.seed, d, p, s)
+        return seat_agents([self.factories[i if mine else j] for mine in self.seatings[s]], seeds)
+
+    def _recorded(self, game: tuple[int, int, int], table: list[Agent]) -> tuple[list[int], int]:
+        """One game played alone with its record written (evaluation/records.py): (scores, decisions)."""
+        (d, p, s), plan = game, self.plan
+        i, j = self.pairs[p]
+        pattern, env_seed, carry = self.seatings[s], deal_seed(plan.seed, d), plan.setting.random_carry
+        watching = records.watcher(plan.records, self.game, env_seed, carry, plan.setting.preset)
+        scores, decisions = play_deal(self.game, table, env_seed, carry, watching)
+        records.write(plan.records, f"deal{d:05d}_pair{p}_seating{s}", watching,
+                      [plan.agents[i if mine else j] for mine in pattern])
+        return scores, decisions
+
+    def _count(self, block: Block, row: int, p: int, pattern: tuple[bool, ...], scores: list[int],
+               decisions: int) -> None:
+        """One game's payoffs and session wins added into ``block`` row ``row`` for pair ``p``."""
+        i, j = self.pairs[p]
+        shares = win_shares(scores)
+        mean_i, mean_j = _seat_mean(scores, pattern, True), _seat_mean(scores, pattern, False)
+        block.advantage[row, p] += (mean_i - mean_j) / len(self.seatings)
+        block.payoff[row, i] += mean_i
+        block.payoff[row, j] += mean_j
+        block.wins[row, i] += _seat_mean(shares, pattern, True)
+        block.wins[row, j] += _seat_mean(shares, pattern, False)
+        block.games += 1
+        block.decisions += decisions
 
 
 def _seat_mean(values: list[float], pattern: tuple[bool, ...], mine: bool) -> float:

@@ -23,6 +23,7 @@ from evaluation.strength import (
     replaces,
     run_strength,
     scripted_opponents,
+    seat_scores,
     styles,
     verdict,
 )
@@ -57,6 +58,17 @@ def test_the_samples_are_substitutions_of_one_seat():
     among = np.mean([score([agent] * n, s) - score([scripted if k == s else agent for k in range(n)], s)
                      for s in range(n)])
     assert runner.samples(1, 2)[0, 0] == pytest.approx([alone, among])
+
+
+@pytest.mark.parametrize("game, table", [("toepen", ("standard", 3)), ("tippen", ("loup", 4))])
+def test_the_games_played_side_by_side_give_the_one_game_at_a_time_samples(game, table):
+    """The shipped general agent's decisions taken in one forward over a chunk's games (agents/lockstep.py):
+    every sample equals the one computed from the games played one at a time."""
+    plan = StrengthPlan(game, "pretrained", ("random", "heuristic"), (table,), deals=3, seed=11)
+    runner = TableRunner(plan, 0)
+    one_at_a_time = [runner._samples([seat_scores(runner.game, factories, seeds, env_seed, False)
+                                      for factories, seeds, env_seed in runner._lineups(d)]) for d in range(3)]
+    assert np.array_equal(runner.samples(0, 3), np.stack(one_at_a_time))
 
 
 def test_the_heuristic_beats_random_alone_and_the_report_says_so():
