@@ -12,22 +12,22 @@ of an illegal choice. A game's agents are its own objects (the factories make on
 which the games' steps interleave changes nothing for them; the one object several games share, a checkpoint's
 network, acts on a batch only when it is greedy and keeps no state between decisions, and its ``act_batch``
 chooses what its ``act`` would have (agents/checkpoint_agent.py: a near tie is decided again row by row).
-Where some other agent object sits in more than one game, its state could carry from one game into another in
-an order the sequential loop would not have played, so the games are played one by one instead.
+Where some other agent object sits in more than one game (a factory that hands out one object that keeps
+state), its state would carry from one game into another in an order the sequential loop never played, so the
+games are played one by one instead, each game's agents seated again just before it, as the sequential loop
+seated them: a game is given as a callable that seats its agents (fresh and reset), not as the agents.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from agents.base import Agent
-from agents.table import _choose, _turn, play, reads
+from agents.table import checked, chosen, play, reads
 from rams_env.core.game import Game, State
 from rams_env.core.observation import OBS_DTYPE
-from rams_env.env import IllegalActionError
 
 
 def batches(agent: Agent) -> bool:
@@ -36,13 +36,18 @@ def batches(agent: Agent) -> bool:
     return bool(getattr(agent, "acts_on_batches", False)) and callable(getattr(agent, "act_batch", None))
 
 
-def play_together(game: Game, states: Sequence[State], tables: Sequence[Sequence[Agent]]) -> list[int]:
-    """Play every ``states[g]`` to its end with the agents ``tables[g]`` (one per seat); the decisions taken in
-    each game. The states are left at their episodes' ends, as :func:`agents.table.play` leaves one."""
-    if len(states) != len(tables):
-        raise ValueError(f"{len(states)} states for {len(tables)} tables of agents")
-    if _shares_state(tables):
-        return [play(game, state, agents) for state, agents in zip(states, tables, strict=True)]
+Seating = Callable[[], Sequence[Agent]]
+"""Seats one game's agents, one per seat, fresh and reset for that game."""
+
+
+def play_together(game: Game, states: Sequence[State], seatings: Sequence[Seating]) -> list[int]:
+    """Play every ``states[g]`` to its end with the agents ``seatings[g]()`` seats; the decisions taken in each
+    game. The states are left at their episodes' ends, as :func:`agents.table.play` leaves one."""
+    if len(states) != len(seatings):
+        raise ValueError(f"{len(states)} states for {len(seatings)} tables of agents")
+    tables = [list(seat()) for seat in seatings]
+    if _shares_state(tables):  # seated again, each just before its game, as the sequential loop seats them
+        return [play(game, state, list(seat())) for state, seat in zip(states, seatings, strict=True)]
     decisions = [0] * len(states)
     needs = [[reads(agent) for agent in agents] for agents in tables]
     playing = list(range(len(states)))
@@ -67,15 +72,13 @@ def _play_until_batch(game: Game, state: State, agents: Sequence[Agent], needs: 
     steps = 0
     while not state.terminal and not batches(agents[state.to_act]):
         seat = state.to_act
-        read_obs, read_view = needs[seat]
-        turn = _turn(game, state, game.legal_actions(state), read_view)
-        game.apply(state, _choose(game, state, agents[seat], turn, read_obs), None)
+        game.apply(state, chosen(game, state, agents[seat], needs=needs[seat]), None)
         steps += 1
     return steps
 
 
 class _Requests:
-    """The games waiting for one batching agent: their observations and masks, as :func:`_choose` builds them."""
+    """The games waiting for one batching agent: their observations and masks, as agents/table.py builds them."""
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
@@ -102,15 +105,7 @@ class _Requests:
         if len(actions) != len(self.games):
             raise ValueError(f"{self.agent.name}.act_batch gave {len(actions)} actions for {len(self.games)} rows")
         for g, legal, action in zip(self.games, self.legal, actions, strict=True):
-            _check_legal(game, self.agent, states[g].to_act, legal, action)
-            game.apply(states[g], int(action), None)
-
-
-def _check_legal(game: Game, agent: Agent, seat: int, legal: list[int], action: Any) -> None:
-    """The refusal :func:`agents.table._choose` gives an illegal choice."""
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in legal:
-        raise IllegalActionError(f"{agent.name} in seat {seat} chose {action!r}; legal: "
-                                 f"{', '.join(game.actions.label(a) for a in legal)}")
+            game.apply(states[g], checked(game, self.agent, states[g].to_act, legal, action), None)
 
 
 def _shares_state(tables: Sequence[Sequence[Agent]]) -> bool:

@@ -9,7 +9,7 @@ without the AEC wrapper, so evaluations run at the engine's speed; each agent ge
 give a :class:`Watcher`.
 
 Many games of one table at once go through agents/lockstep.py's :func:`play_together`, the same steps with a
-checkpoint's decisions batched across the games (the strength gate, ``rams evaluate``).
+checkpoint's decisions batched across the games (the strength gate, ``rams evaluate``, the trainers' match).
 
 Two loops stay apart, on purpose: training/single_seat.py steps one decision at a time (Stable-Baselines3
 asks for the learner's next observation between the opponents' moves), and evaluation/throughput.py times
@@ -125,9 +125,14 @@ def _choose(game: Game, state: State, agent: Agent, turn: Turn, read_obs: bool) 
         obs = np.zeros(game.observation.size, dtype=OBS_DTYPE)
         game.encode(state, turn.seat, obs)
     action = agent.act(obs, mask, turn._view if turn._view is not None else {})
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in turn.legal:
-        raise IllegalActionError(f"{agent.name} in seat {turn.seat} chose {action!r}; legal: "
-                                 f"{', '.join(game.actions.label(a) for a in turn.legal)}")
+    return checked(game, agent, turn.seat, turn.legal, action)
+
+
+def checked(game: Game, agent: Agent, seat: int, legal: list[int], action: Any) -> int:
+    """``action`` as an int if it is one of ``legal``; else :class:`IllegalActionError`, naming the agent."""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in legal:
+        raise IllegalActionError(f"{agent.name} in seat {seat} chose {action!r}; legal: "
+                                 f"{', '.join(game.actions.label(a) for a in legal)}")
     return int(action)
 
 

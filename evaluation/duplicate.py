@@ -19,14 +19,16 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from tqdm import trange
+from tqdm import tqdm
 
 import rams_env
 from agents.base import Agent
+from agents.lockstep import play_together
 from agents.registry import agent_factory
-from agents.table import play_episode
+from evaluation.tournament import deal_state
 
 _Z975 = 1.959963984540054
 
@@ -104,23 +106,47 @@ class MatchResult:
                 "payoff": self.payoff, "reference": self.reference}
 
 
+MATCH_BLOCK = 16
+"""Deals a match plays side by side (agents/lockstep.py); the progress bar moves a block at a time."""
+
+
 def duplicate_match(game: str, num_players: int | None, env_kwargs: dict[str, Any], candidate: Agent,
                     baseline: str, deals: int, seed: int = 10_000, progress: str | None = None) -> MatchResult:
     """Advantage per deal of ``candidate`` over ``baseline``, seated against the baseline everywhere else.
 
+    Each deal is ``env.reset(seed=seed + d)`` played 1 + n times (the baseline everywhere, then the candidate in
+    each seat), every seat's agent reset as :func:`agents.table.play_episode` resets it; a block of deals is played
+    side by side, a greedy checkpoint's decisions in one forward (the same numbers as one game at a time).
     ``progress``: the label of a progress bar over the deals (None: no bar)."""
     env = rams_env.make(game, num_players, **{"illegal_action": "raise", **env_kwargs})  # an agent's bug must show
-    n = env.unwrapped.game.num_players
-    make_baseline = agent_factory(baseline, env.unwrapped.game)
-    samples, payoffs, references = [], [], []
-    for d in trange(deals, desc=progress, unit="deal", disable=progress is None, dynamic_ncols=True, leave=False):
-        reference = play_episode(env, [make_baseline(seed + 7919 * d + i) for i in range(n)], seed=seed + d)
-        for seat in range(n):
-            table = [make_baseline(seed + 7919 * d + i) for i in range(n)]
+    table_game, carry = env.unwrapped.game, env.unwrapped.random_carry
+    n = table_game.num_players
+    make_baseline = agent_factory(baseline, table_game)
+
+    def seated(d: int, seat: int | None) -> list[Agent]:
+        """Deal ``d``'s table: the baseline in every seat, the candidate in ``seat`` (None: nowhere)."""
+        table = [make_baseline(seed + 7919 * d + i) for i in range(n)]
+        if seat is not None:
             table[seat] = candidate
-            payoffs.append(play_episode(env, table, seed=seed + d)[seat])
-            references.append(reference[seat])
-        samples.append(statistics.fmean(p - r for p, r in zip(payoffs[-n:], references[-n:], strict=True)))
+        for i, agent in enumerate(table):
+            agent.reset((seed + d) * 1009 + i)
+        return table
+
+    samples, payoffs, references = [], [], []
+    with tqdm(total=deals, desc=progress, unit="deal", disable=progress is None, dynamic_ncols=True,
+              leave=False) as bar:
+        for start in range(0, deals, MATCH_BLOCK):
+            games = [(d, seat) for d in range(start, min(start + MATCH_BLOCK, deals)) for seat in (None, *range(n))]
+            states = [deal_state(table_game, seed + d, carry) for d, _ in games]
+            play_together(table_game, states, [partial(seated, d, seat) for d, seat in games])
+            scores = iter([float(x) for x in state.scores] for state in states)
+            for _ in range(len(games) // (n + 1)):
+                reference = next(scores)
+                for seat in range(n):
+                    payoffs.append(next(scores)[seat])
+                    references.append(reference[seat])
+                samples.append(statistics.fmean(p - r for p, r in zip(payoffs[-n:], references[-n:], strict=True)))
+            bar.update(len(games) // (n + 1))
     result = estimate(samples)
     return MatchResult(baseline, result.mean, result.ci95, deals, statistics.fmean(payoffs),
                        statistics.fmean(references))

@@ -33,6 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -141,7 +142,7 @@ def scores_together(game, games: Sequence[tuple[list[Callable], list[int], int]]
     states, all played side by side (:func:`agents.lockstep.play_together`); the numbers :func:`seat_scores`
     gives one game at a time."""
     states = [deal_state(game, env_seed, random_carry) for _, _, env_seed in games]
-    play_together(game, states, [seat_agents(factories, seeds) for factories, seeds, _ in games])
+    play_together(game, states, [partial(seat_agents, factories, seeds) for factories, seeds, _ in games])
     return [list(state.scores) for state in states]
 
 

@@ -29,6 +29,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -172,14 +173,13 @@ class TournamentRunner:
         block = Block(start, np.zeros((k, len(self.pairs))), np.zeros((k, m)), np.zeros((k, m)))
         games = [(d, p, s) for d in range(start, stop) for p in range(len(self.pairs))
                  for s in range(len(self.seatings))]
-        tables = [self._table(d, p, s) for d, p, s in games]
         if self.plan.records is None:
             states = [deal_state(self.game, deal_seed(self.plan.seed, d), self.plan.setting.random_carry)
                       for d, _, _ in games]
-            decisions = play_together(self.game, states, tables)
+            decisions = play_together(self.game, states, [partial(self._table, *game) for game in games])
             results = [(list(state.scores), steps) for state, steps in zip(states, decisions, strict=True)]
         else:
-            results = [self._recorded(game, table) for game, table in zip(games, tables, strict=True)]
+            results = [self._recorded(game, self._table(*game)) for game in games]
         for (d, p, s), (scores, steps) in zip(games, results, strict=True):
             self._count(block, d - start, p, self.seatings[s], scores, steps)
         games_of = (m - 1) * len(self.seatings)  # every agent plays every other at every seating of each deal

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -257,6 +259,38 @@ def test_duplicate_match_of_an_agent_object_against_a_baseline():
     assert result.deals == 4 and math.isfinite(result.ci95)
     assert result.mean == pytest.approx(result.payoff - result.reference)
     assert "random" in format_table([result], "title")
+
+
+@pytest.mark.parametrize("candidate", ["pretrained", "heuristic"])
+def test_duplicate_match_played_side_by_side_is_the_match_played_one_game_at_a_time(candidate):
+    """A greedy checkpoint's decisions batched over a block of deals (agents/lockstep.py), and a shared heuristic
+    object played game after game: the samples of the episode-by-episode match, exactly (20 deals: two blocks)."""
+    game = rams_env.make_game("tippen", 3)
+    agent = agent_factory(candidate, game)(3)
+    env = rams_env.make("tippen", 3, illegal_action="raise")
+    make_baseline = agent_factory("heuristic", game)
+    samples = []
+    for d in range(20):
+        reference = play_episode(env, [make_baseline(5 + 7919 * d + i) for i in range(3)], seed=5 + d)
+        seats = []
+        for seat in range(3):
+            table = [make_baseline(5 + 7919 * d + i) for i in range(3)]
+            table[seat] = agent
+            seats.append(play_episode(env, table, seed=5 + d)[seat] - reference[seat])
+        samples.append(statistics.fmean(seats))
+    result = duplicate_match("tippen", 3, {}, agent, "heuristic", deals=20, seed=5)
+    assert (result.mean, result.ci95) == (estimate(samples).mean, estimate(samples).ci95)
+
+
+def test_a_tournament_played_side_by_side_is_the_one_written_game_by_game(tmp_path):
+    """Without --records a chunk's games are played side by side (a checkpoint's decisions batched); with records
+    each is played alone and written: the same numbers."""
+    plan = Plan(Setting("toepen", 3, preset="fifteen"), ("pretrained", "heuristic:bluffer", "random"), deals=6, seed=2)
+    together = run_tournament(plan, progress=False)
+    recorded = run_tournament(replace(plan, records=str(tmp_path / "records")), progress=False)
+    assert np.array_equal(together.advantage, recorded.advantage)
+    assert np.array_equal(together.payoff, recorded.payoff)
+    assert together.decisions == recorded.decisions and len(list((tmp_path / "records").iterdir())) == 6 * 3 * 6
 
 
 def _torch_threads(_: int) -> int:

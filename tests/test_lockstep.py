@@ -40,7 +40,7 @@ def tables_of(game, network, games: int, seed: int) -> list[list]:
 def played(game, tables, seeds, together: bool):
     states = [deal_state(game, s) for s in seeds]
     if together:
-        decisions = play_together(game, states, tables)
+        decisions = play_together(game, states, [lambda agents=agents: agents for agents in tables])
     else:
         decisions = [play(game, state, agents) for state, agents in zip(states, tables, strict=True)]
     return [list(s.scores) for s in states], decisions, [list(s.history) for s in states]
@@ -148,6 +148,36 @@ def test_an_illegal_batched_choice_is_refused_naming_the_agent():
 
     rogue = Rogue(small_policy(game, 4).policy, name="rogue")
     with pytest.raises(IllegalActionError, match="rogue in seat"):
-        play_together(game, [deal_state(game, 0)], [[rogue] * game.num_players])
+        play_together(game, [deal_state(game, 0)], [lambda: [rogue] * game.num_players])
     with pytest.raises(ValueError, match="2 states for 1 tables"):
-        play_together(game, [deal_state(game, 0), deal_state(game, 1)], [[rogue] * game.num_players])
+        play_together(game, [deal_state(game, 0), deal_state(game, 1)], [lambda: [rogue] * game.num_players])
+
+
+class Reseeded(Counting):
+    """A shared scripted player whose reset seeds its draws: which seed is in force depends on when it is reset."""
+
+    def reset(self, seed=None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, mask, view) -> int:
+        return int(self.rng.choice(np.flatnonzero(mask)))
+
+
+def test_a_shared_object_is_seated_again_just_before_its_own_game():
+    """Seated once for all games, the last game's reset would be in force in every game; the one-by-one fallback
+    seats each game again just before it, as the sequential loop did."""
+    game = rams_env.make_game("toepen")
+    shared = Reseeded()
+
+    def seated(seed):
+        shared.reset(seed)
+        return [shared] * game.num_players
+
+    seeds = [3, 4, 5]
+    states = [deal_state(game, s) for s in seeds]
+    play_together(game, states, [lambda s=s: seated(s) for s in seeds])
+    one_by_one = [deal_state(game, s) for s in seeds]
+    for state, s in zip(one_by_one, seeds, strict=True):
+        play(game, state, seated(s))
+    assert [st.history for st in states] == [st.history for st in one_by_one]
+    assert len({tuple(st.history) for st in states}) == 3
