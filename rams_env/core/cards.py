@@ -41,9 +41,13 @@ def card(code: str) -> int:
     return SUITS.index(suit) * len(RANKS) + RANKS.index(rank)
 
 
+CODES: tuple[str, ...] = tuple(RANKS[i % len(RANKS)] + SUITS[i // len(RANKS)] for i in range(NUM_CARD_CODES))
+"""Every card id's code string, built once: a scripted player's view shows dozens of codes at every decision."""
+
+
 def code(card_id: int) -> str:
     """The code string of a card id."""
-    return RANKS[card_id % len(RANKS)] + SUITS[card_id // len(RANKS)]
+    return CODES[card_id]
 
 
 def suit_of(card_id: int) -> int:
@@ -65,7 +69,12 @@ def cards(codes: str | Iterable[str]) -> list[int]:
 
 def codes(card_ids: Iterable[int]) -> str:
     """Codes of several cards, space separated (for messages and rendering)."""
-    return " ".join(code(c) for c in card_ids)
+    return " ".join([CODES[c] for c in card_ids])
+
+
+def code_list(card_ids: Iterable[int]) -> list[str]:
+    """Codes of several cards, as a list (what a view shows)."""
+    return [CODES[c] for c in card_ids]
 
 
 @dataclass(frozen=True)

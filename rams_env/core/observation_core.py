@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from rams_env.core.cards import SUITS, Pack, codes
+from rams_env.core.cards import SUITS, Pack, code, code_list, codes
 from rams_env.core.encoding import card_slots, seat_slots
 from rams_env.core.observation import Field, ObservationLayout
 from rams_env.core.observation_seats import SeatBlock, attributes
@@ -188,7 +188,7 @@ class Cards:
 
         def show(game: Any, state: Any, seat: int, into: dict) -> None:
             held = cards(game, state, seat)
-            into[name] = (codes(held) if held else None) if one else codes(held).split()
+            into[name] = (codes(held) if held else None) if one else code_list(held)
         return show
 
 
@@ -389,8 +389,8 @@ class Table:
 
     def viewer(self, n: int) -> Viewer:
         def show(game: Any, state: Any, seat: int, into: dict) -> None:
-            into["trick"] = [((s - seat) % n, codes([c])) for s, c in state.trick]
-            into["played"] = [codes(cards).split() for cards in rotated(state.played, seat)]
+            into["trick"] = [((s - seat) % n, code(c)) for s, c in state.trick]
+            into["played"] = [code_list(cards) for cards in rotated(state.played, seat)]
             into["tricks_played"] = state.tricks_played
         return show
 
