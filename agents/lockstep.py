@@ -50,11 +50,12 @@ def play_together(game: Game, states: Sequence[State], seatings: Sequence[Seatin
         return [play(game, state, list(seat())) for state, seat in zip(states, seatings, strict=True)]
     decisions = [0] * len(states)
     needs = [[reads(agent) for agent in agents] for agents in tables]
+    batching = [[batches(agent) for agent in agents] for agents in tables]
     playing = list(range(len(states)))
     while playing:
         waiting: dict[int, _Requests] = {}
         for g in playing:
-            decisions[g] += _play_until_batch(game, states[g], tables[g], needs[g])
+            decisions[g] += _play_until_batch(game, states[g], tables[g], needs[g], batching[g])
             state = states[g]
             if not state.terminal:
                 agent = tables[g][state.to_act]
@@ -67,10 +68,11 @@ def play_together(game: Game, states: Sequence[State], seatings: Sequence[Seatin
     return decisions
 
 
-def _play_until_batch(game: Game, state: State, agents: Sequence[Agent], needs: list[tuple[bool, bool]]) -> int:
-    """Step ``state`` as :func:`agents.table.play` does until it ends or a batching agent is to act; the steps."""
+def _play_until_batch(game: Game, state: State, agents: Sequence[Agent], needs: list[tuple[bool, bool]],
+                      batching: list[bool]) -> int:
+    """Step ``state`` as :func:`agents.table.play` does until it ends or a batching seat is to act; the steps."""
     steps = 0
-    while not state.terminal and not batches(agents[state.to_act]):
+    while not state.terminal and not batching[state.to_act]:
         seat = state.to_act
         game.apply(state, chosen(game, state, agents[seat], needs=needs[seat]), None)
         steps += 1

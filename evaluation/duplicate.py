@@ -26,9 +26,8 @@ from tqdm import tqdm
 
 import rams_env
 from agents.base import Agent
-from agents.lockstep import play_together
 from agents.registry import agent_factory
-from evaluation.tournament import deal_state
+from evaluation.tournament import play_side_by_side
 
 _Z975 = 1.959963984540054
 
@@ -137,9 +136,9 @@ def duplicate_match(game: str, num_players: int | None, env_kwargs: dict[str, An
               leave=False) as bar:
         for start in range(0, deals, MATCH_BLOCK):
             games = [(d, seat) for d in range(start, min(start + MATCH_BLOCK, deals)) for seat in (None, *range(n))]
-            states = [deal_state(table_game, seed + d, carry) for d, _ in games]
-            play_together(table_game, states, [partial(seated, d, seat) for d, seat in games])
-            scores = iter([float(x) for x in state.scores] for state in states)
+            played = play_side_by_side(table_game, [seed + d for d, _ in games],
+                                       [partial(seated, d, seat) for d, seat in games], carry)
+            scores = iter([float(x) for x in seat_scores] for seat_scores, _ in played)
             for _ in range(len(games) // (n + 1)):
                 reference = next(scores)
                 for seat in range(n):

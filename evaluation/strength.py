@@ -40,11 +40,10 @@ import numpy as np
 from tqdm import tqdm
 
 import rams_env
-from agents.lockstep import play_together
 from agents.registry import agent_factory, heuristic_class
 from agents.table import Watcher
 from evaluation.duplicate import MeanEstimate, estimate
-from evaluation.tournament import deal_seed, deal_state, game_seeds, play_deal, seat_agents
+from evaluation.tournament import deal_seed, game_seeds, play_deal, play_side_by_side, seat_agents
 from evaluation.workers import run_tasks
 from rams_env.core.general import preset_tables
 
@@ -139,11 +138,11 @@ class TableRunner:
 def scores_together(game, games: Sequence[tuple[list[Callable], list[int], int]],
                     random_carry: bool) -> list[list[int]]:
     """Each game's seat payoffs, for games given as (factories, seat seeds, deal seed): fresh agents and
-    states, all played side by side (:func:`agents.lockstep.play_together`); the numbers :func:`seat_scores`
+    states, all played side by side (:func:`evaluation.tournament.play_side_by_side`); the numbers :func:`seat_scores`
     gives one game at a time."""
-    states = [deal_state(game, env_seed, random_carry) for _, _, env_seed in games]
-    play_together(game, states, [partial(seat_agents, factories, seeds) for factories, seeds, _ in games])
-    return [list(state.scores) for state in states]
+    played = play_side_by_side(game, [env_seed for _, _, env_seed in games],
+                               [partial(seat_agents, factories, seeds) for factories, seeds, _ in games], random_carry)
+    return [scores for scores, _ in played]
 
 
 def seat_scores(game, factories: list[Callable], seeds: list[int], env_seed: int, random_carry: bool,

@@ -37,7 +37,7 @@ from tqdm import tqdm
 
 import rams_env
 from agents.base import Agent
-from agents.lockstep import play_together
+from agents.lockstep import Seating, play_together
 from agents.random_agent import RandomAgent
 from agents.registry import AgentFactory, agent_factory
 from agents.table import Watcher, play
@@ -117,6 +117,15 @@ def deal_state(game, seed: int, random_carry: bool = False):
     return game.new_state(np.random.default_rng(seed), None, random_carry=random_carry)
 
 
+def play_side_by_side(game, seeds: Sequence[int], seatings: Sequence[Seating],
+                      random_carry: bool = False) -> list[tuple[list[int], int]]:
+    """(seat payoffs, decisions) of each game: deal ``seeds[g]`` (:func:`deal_state`) played by the agents
+    ``seatings[g]()`` seats, every game side by side (agents/lockstep.py: the numbers of :func:`play_deal`)."""
+    states = [deal_state(game, seed, random_carry) for seed in seeds]
+    decisions = play_together(game, states, seatings)
+    return [(list(state.scores), steps) for state, steps in zip(states, decisions, strict=True)]
+
+
 def game_seeds(num_players: int, *keys: int) -> list[int]:
     """One seed per seat for the game named by ``keys`` (tournament seed, deal, pair, seating...)."""
     return [int(x) for x in np.random.SeedSequence(list(keys)).generate_state(num_players)]
@@ -174,10 +183,8 @@ class TournamentRunner:
         games = [(d, p, s) for d in range(start, stop) for p in range(len(self.pairs))
                  for s in range(len(self.seatings))]
         if self.plan.records is None:
-            states = [deal_state(self.game, deal_seed(self.plan.seed, d), self.plan.setting.random_carry)
-                      for d, _, _ in games]
-            decisions = play_together(self.game, states, [partial(self._table, *game) for game in games])
-            results = [(list(state.scores), steps) for state, steps in zip(states, decisions, strict=True)]
+            results = play_side_by_side(self.game, [deal_seed(self.plan.seed, d) for d, _, _ in games],
+                                        [partial(self._table, *game) for game in games], self.plan.setting.random_carry)
         else:
             results = [self._recorded(game, self._table(*game)) for game in games]
         for (d, p, s), (scores, steps) in zip(games, results, strict=True):
