@@ -466,3 +466,95 @@ def test_searching_teachers_and_chunked_recordings_are_validated(settings, messa
 
     with pytest.raises(ConfigError, match=message):
         load_config(None, [*settings, "game=tippen"])
+
+
+# ------------------------------------------------------------------ several lessons in one fit (warm_start.also)
+TAP_AND_LOUP = ["trainer=batched", "game=tippen", "tables=[{num_players: 3}, {num_players: 4}, {num_players: 3, "
+                "preset: loup}, {num_players: 4, preset: modern_grupp}]", "warm_start.teacher=heuristic",
+                "warm_start.tables=[{num_players: 3, preset: loup}]", "warm_start.actions=[play]"]
+
+
+def test_more_lessons_take_the_warm_starts_own_keys_they_leave_out():
+    from training.config import Lesson, load_config
+
+    config = load_config(None, [*TAP_AND_LOUP, "warm_start.decisions=500", "warm_start.chunks=4",
+                                "warm_start.also=[{tables: [{num_players: 4, preset: modern_grupp}], "
+                                "actions: [tap], chunks: 1}]"])
+    own, tap = config.warm_start.lessons()
+    assert own == Lesson("heuristic", [{"num_players": 3, "preset": "loup"}], ["play"], 500, 8, 4)
+    assert tap == Lesson("heuristic", [{"num_players": 4, "preset": "modern_grupp"}], ["tap"], 500, 8, 1)
+    assert [[t.label() for t in specs] for specs in config.lesson_table_specs()] == [["3p_loup"],
+                                                                                      ["4p_modern_grupp"]]
+
+
+@pytest.mark.parametrize(("settings", "message"), [
+    (["warm_start.also={teacher: heuristic}"], r"warm_start.also: a list of lessons"),
+    (["warm_start.also=[{teachr: heuristic}]"], r"unknown key 'teachr' in warm_start.also\[0\]"),
+    (["warm_start.teacher=", "warm_start.also=[{teacher: heuristic}]"], "needs a warm_start.teacher"),
+    (["warm_start.also=[{teacher: nobody}]"], r"warm_start.also\[0\].teacher"),
+    (["warm_start.also=[{decisions: 0}]"], r"warm_start.also\[0\].decisions must be a positive whole number"),
+    (["warm_start.also=[{decisions: 3, chunks: 4}]"], r"warm_start.also\[0\].chunks=4: at most"),
+    (["warm_start.also=[{actions: [knok]}]"], r"warm_start.also\[0\].actions: a list of tippen action labels"),
+    (["warm_start.also=[{tables: [{num_players: 5}]}]"], r"warm_start.also\[0\].tables\[0\]: 5p is not one of"),
+    (["warm_start.hold_other_tables=true", "warm_start.also=[{tables: []}]"],
+     r"with warm_start.also\[0\].actions and warm_start.also\[0\].tables"),
+    (["trainer=sb3", "warm_start.tables=[]", "warm_start.actions=[]", "warm_start.also=[{teacher: heuristic}]"],
+     "warm_start.also: the batched trainer's"),
+])
+def test_more_lessons_are_validated_and_named_in_the_error(settings, message):
+    from training.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match=message):
+        load_config(None, [*TAP_AND_LOUP, *settings])
+
+
+def test_each_lesson_is_recorded_from_its_own_stream_and_the_run_holds_the_tables_none_teaches(tmp_path,
+                                                                                                 monkeypatch):
+    """The warm start's own lesson is the recording it was without ``also`` (lesson 0 draws from the seed); a
+    second lesson draws from seed + LESSON_SEED_STRIDE at its tables; the hold is every table neither teaches."""
+    import training.batched.chunks as chunks
+    import training.batched.imitation as imitation
+
+    recorded, record = [], chunks.record_chunks
+    monkeypatch.setattr(chunks, "record_chunks", lambda recording, decisions, seed, *rest, **kw: recorded.append(
+        (recording, seed)) or record(recording, decisions, seed, *rest, **kw))
+    fitted, fit_ = [], imitation.fit
+    monkeypatch.setattr(imitation, "fit", lambda policy, data, *rest, **kw: fitted.append(data) or fit_(
+        policy, data, *rest, **kw))
+    both = ["warm_start.decisions=60", "warm_start.epochs=1", "warm_start.hold_other_tables=true",
+            "warm_start.also=[{tables: [{num_players: 4, preset: modern_grupp}], actions: [tap], decisions: 40}]"]
+    run = BatchedRun(tiny(tmp_path, *TAP_AND_LOUP[1:], *both), quiet=True)
+    metrics = run.warm_start()
+    (loup, loup_seed), (tap, tap_seed) = recorded
+    assert [t.label() for t in loup.tables] == ["3p_loup"] and [t.label() for t in tap.tables] == ["4p_modern_grupp"]
+    assert loup.teacher == tap.teacher == "heuristic" and (loup.actions, tap.actions) == (("play",), ("tap",))
+    assert [t.label() for t in loup.hold] == [t.label() for t in tap.hold] == ["3p", "4p"]
+    assert (loup_seed, tap_seed) == (0, chunks.LESSON_SEED_STRIDE)
+    own, taps = fitted[0]
+    alone = record_refresher("tippen", list(loup.tables), "heuristic", 60, loup.gamma, loup.scale, 0, False,
+                             ["play"], loup.hold)[0]
+    assert _same(own, alone)  # the warm start's own lesson, as recorded without another beside it
+    assert len(taps) >= 40 and taps.masks[:, GeneralSpace("tippen").labels.index("tap")].all()
+    assert metrics["decisions"] == len(own) + len(taps)
+    assert 0.0 <= metrics["lesson0_agreement"] <= 1.0 and 0.0 <= metrics["lesson1_agreement"] <= 1.0
+
+
+def test_several_lessons_are_fitted_together_each_holding_out_its_own_last_tenth():
+    """One lesson given as a list is the plain fit, weight for weight; two are fitted together, each one's last
+    tenth held out and its agreement reported alone (a lesson at the end would otherwise be all of the held-out
+    share)."""
+    tables = resolve_tables([{"num_players": 4}], "tippen", None, {})
+    first = record_tables("tippen", tables, "heuristic", 300, gamma=1.0, scale=0.1, seed=0, progress=False)
+    second = record_tables("tippen", tables, "heuristic:tight", 300, gamma=1.0, scale=0.1, seed=1, progress=False)
+    policies = []
+    for data in (first, [first], [first, second]):
+        torch.manual_seed(0)
+        policy = ActorCritic(first.observations.size, first.masks.shape[1], [16])
+        policies.append((policy, fit(policy, data, epochs=2, batch_size=64, learning_rate=3e-3, value_coef=0.5,
+                                     progress=False)))
+    (plain, plain_metrics), (listed, listed_metrics), (together, metrics) = policies
+    assert plain_metrics == listed_metrics and all(
+        torch.equal(a, b) for a, b in zip(plain.state_dict().values(), listed.state_dict().values(), strict=True))
+    tails = [first.split(0.1)[1], second.split(0.1)[1]]
+    assert metrics["decisions"] == len(first) + len(second) and "lesson0_agreement" not in plain_metrics
+    assert [metrics["lesson0_agreement"], metrics["lesson1_agreement"]] == [agreement(together, t) for t in tails]

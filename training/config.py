@@ -84,6 +84,33 @@ class WarmStartConfig:
     workers: int = 1  # batched trainer: processes recording the chunks (the records do not depend on it)
     cache: str = ""  # batched trainer: a directory keeping each recorded chunk, read again by a run that records
     # the same chunk with the same code (training/batched/record_cache.py); "" = nothing kept
+    also: list = field(default_factory=list)  # batched trainer: more lessons in the same fit, each a mapping of
+    # LESSON_KEYS (a key left out is the warm start's own), e.g. the heuristic's tap at two presets beside a
+    # searcher's Loup; with hold_other_tables the tables no lesson teaches are held (docs/training.md)
+
+    def lessons(self) -> list[Lesson]:
+        """The warm start's own lesson first, then ``also``'s, each laid over the warm start's own keys."""
+        own = {key: getattr(self, key) for key in LESSON_KEYS}
+        return [Lesson(**own), *(Lesson(**{**own, **entry}) for entry in self.also)]
+
+
+LESSON_KEYS = ("teacher", "tables", "actions", "decisions", "rollout_worlds", "chunks")
+"""What one teacher teaches where: the warm start's own keys of these, and each entry of ``warm_start.also``."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One teacher's part of a warm start: ``teacher`` at ``tables`` (none: every table of the run), on the decisions
+    where one of ``actions`` is legal (none: every decision), ``decisions`` of them recorded in ``chunks`` streams of
+    deals (``rollout_worlds`` re-deals per searched decision). Every lesson's records go into one fit, so what one
+    teaches the others' hold does not pull back (docs/results.md, "The tap refresher once more")."""
+
+    teacher: str
+    tables: list
+    actions: list
+    decisions: int
+    rollout_worlds: int
+    chunks: int
 
 
 @dataclass
@@ -163,7 +190,7 @@ class TrainConfig:
                               "trainer has none (--set warm_start.teacher='')")
         default = WarmStartConfig()
         for key in ("tables", "actions", "hold_other_tables", "hold_coef", "rollout_worlds", "chunks",
-                    "workers", "cache"):  # a refresher's and a recording's settings
+                    "workers", "cache", "also"):  # a refresher's and a recording's settings
             if self.trainer != "batched" and getattr(self.warm_start, key) != getattr(default, key):
                 raise ConfigError(f"warm_start.{key}: the batched trainer's (the sb3 path records every decision "
                                   f"of the learner's one table); --set warm_start.{key}={getattr(default, key)}")
@@ -193,9 +220,10 @@ class TrainConfig:
         wanted = getattr(self.batched, key, None) if self.trainer == "batched" else None
         return self._table_subset(wanted, f"batched.{key}")
 
-    def warm_start_table_specs(self) -> list | None:
-        """``warm_start.tables`` as table specs: where the teacher is recorded (None: every table of the run)."""
-        return self._table_subset(self.warm_start.tables, "warm_start.tables")
+    def lesson_table_specs(self) -> list[list | None]:
+        """Each lesson's ``tables`` as table specs (None: every table of the run), in :meth:`lessons` order."""
+        return [self._table_subset(lesson.tables, f"{where}.tables")
+                for where, lesson in zip(self.lesson_names(), self.warm_start.lessons(), strict=True)]
 
     def _table_subset(self, wanted: list | None, where: str) -> list | None:
         from training.tables import resolve_tables
@@ -205,13 +233,15 @@ class TrainConfig:
         return resolve_tables(wanted, self.game, self.num_players, self.rules, where)
 
     def _validate_table_subsets(self, tables: list) -> None:
-        """``batched.scripted_tables``, ``batched.scripted_alone_tables`` and ``warm_start.tables`` must name tables the
-        run trains at."""
+        """``batched.scripted_tables``, ``batched.scripted_alone_tables`` and every lesson's ``tables``
+        (``warm_start``'s and ``warm_start.also``'s) must name tables the run trains at."""
         from training.tables import TableError
 
+        lessons = [(f"{where}.tables", specs) for where, specs in zip(self.lesson_names(), self.lesson_table_specs(),
+                                                                       strict=True)]
         for where, subset in (("batched.scripted_tables", self.batched_table_specs("scripted_tables")),
                               ("batched.scripted_alone_tables", self.batched_table_specs("scripted_alone_tables")),
-                              ("warm_start.tables", self.warm_start_table_specs())):
+                              *lessons):
             for index, table in enumerate(subset or []):
                 if table not in tables:
                     raise TableError(f"{where}[{index}]: {table.label()} is not one of the run's tables "
@@ -266,18 +296,13 @@ class TrainConfig:
                               f"{PLAY}: every card), got {labels!r}")
 
     def _validate_warm_start(self, game) -> None:
-        """The teacher must be a scripted or checkpoint spec, the sizes positive."""
-        from training.pool import PoolError, PoolKind, scripted_factories
-
+        """The fit's settings, then each lesson's: its teacher a scripted or checkpoint spec, its sizes positive."""
         warm = self.warm_start
-        for name in ("decisions", "epochs", "batch_size", "rollout_worlds", "chunks", "workers"):
+        for name in ("epochs", "batch_size", "workers"):
             if not isinstance(getattr(warm, name), int) or getattr(warm, name) <= 0:
                 raise ConfigError(f"warm_start.{name} must be a positive whole number")
-        if warm.chunks > warm.decisions:
-            raise ConfigError(f"warm_start.chunks={warm.chunks}: at most warm_start.decisions ({warm.decisions})")
         if not warm.learning_rate > 0 or not warm.value_coef >= 0:
             raise ConfigError("warm_start.learning_rate must be positive and warm_start.value_coef not negative")
-        self._check_action_labels("warm_start.actions", warm.actions)
         if not (isinstance(warm.hold_coef, (int, float)) and warm.hold_coef >= 0):
             raise ConfigError(f"warm_start.hold_coef: a weight of 0 or more, got {warm.hold_coef!r}")
         if not isinstance(warm.hold_other_tables, bool):
@@ -285,21 +310,54 @@ class TrainConfig:
         if not isinstance(warm.cache, str) or (warm.cache and Path(warm.cache).exists()
                                                and not Path(warm.cache).is_dir()):
             raise ConfigError(f"warm_start.cache: a directory for the recorded chunks, got {warm.cache!r}")
-        if warm.hold_other_tables and not (warm.actions and warm.tables):
-            raise ConfigError("warm_start.hold_other_tables: a refresher's, with warm_start.actions and "
-                              "warm_start.tables (the other tables are the run's tables not taught at)")
-        if not warm.teacher:
+        self._check_more_lessons(warm.also, bool(warm.teacher))
+        for where, lesson in zip(self.lesson_names(), warm.lessons(), strict=True):
+            self._validate_lesson(lesson, where, game)
+
+    def lesson_names(self) -> list[str]:
+        """Where each lesson is set, as its errors name it: ``warm_start``, ``warm_start.also[0]``, ..."""
+        return ["warm_start", *(f"warm_start.also[{i}]" for i in range(len(self.warm_start.also)))]
+
+    @staticmethod
+    def _check_more_lessons(also: Any, teacher: bool) -> None:
+        """``warm_start.also``: a list of mappings of lesson keys, beside a warm start's own teacher."""
+        if not isinstance(also, list) or any(not isinstance(entry, dict) for entry in also):
+            raise ConfigError(f"warm_start.also: a list of lessons, each a mapping of {', '.join(LESSON_KEYS)}; "
+                              f"got {also!r}")
+        if also and not teacher:
+            raise ConfigError("warm_start.also: more lessons beside the warm start's own, which needs a "
+                              "warm_start.teacher")
+        for i, entry in enumerate(also):
+            unknown = sorted(set(entry) - set(LESSON_KEYS))
+            if unknown:
+                raise ConfigError(f"unknown key {', '.join(map(repr, unknown))} in warm_start.also[{i}]; valid: "
+                                  f"{', '.join(LESSON_KEYS)}")
+
+    def _validate_lesson(self, lesson: Lesson, where: str, game) -> None:
+        from training.pool import PoolError, PoolKind, scripted_factories
+
+        for name in ("decisions", "rollout_worlds", "chunks"):
+            value = getattr(lesson, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ConfigError(f"{where}.{name} must be a positive whole number")
+        if lesson.chunks > lesson.decisions:
+            raise ConfigError(f"{where}.chunks={lesson.chunks}: at most {where}.decisions ({lesson.decisions})")
+        self._check_action_labels(f"{where}.actions", lesson.actions)
+        if self.warm_start.hold_other_tables and not (lesson.actions and lesson.tables):
+            raise ConfigError(f"warm_start.hold_other_tables: a refresher's, with {where}.actions and {where}.tables "
+                              "(the other tables are the run's tables no lesson teaches at)")
+        if not lesson.teacher:
             return
-        style = str(warm.teacher).removeprefix(ROLLOUT_PREFIX)
-        if style != str(warm.teacher) and self.trainer != "batched":
-            raise ConfigError(f"warm_start.teacher {warm.teacher!r}: a searching teacher is the batched trainer's")
+        style = str(lesson.teacher).removeprefix(ROLLOUT_PREFIX)
+        if style != str(lesson.teacher) and self.trainer != "batched":
+            raise ConfigError(f"{where}.teacher {lesson.teacher!r}: a searching teacher is the batched trainer's")
         if PoolKind.of(style):
-            raise ConfigError(f"warm_start.teacher: an agent spec of agents/registry.py or rollout:<scripted spec>, "
-                              f"not {warm.teacher!r}")
+            raise ConfigError(f"{where}.teacher: an agent spec of agents/registry.py or rollout:<scripted spec>, "
+                              f"not {lesson.teacher!r}")
         try:
             scripted_factories([style], game)
         except PoolError as err:
-            raise ConfigError(f"warm_start.teacher: {err}") from None
+            raise ConfigError(f"{where}.teacher: {err}") from None
 
 
 TRAINERS = ("sb3", "batched", "rllib")

@@ -16,17 +16,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import torch
 from tqdm import tqdm
 
 from evaluation.workers import run_tasks
 from training.batched import record_cache
-from training.batched.imitation import ROLLOUT_WORLDS, CompactRows, record_refresher
+from training.batched.imitation import ROLLOUT_WORLDS, joined, record_refresher
 from training.batched.tables import TableSpec
+from training.config import Lesson
 from training.imitation import Demonstrations
 
 CHUNK_SEED_STRIDE = 1_000_003
 """Chunk c of a recording draws its deals from seed + c times this (chunk 0: the one-stream recording's)."""
+LESSON_SEED_STRIDE = 1_000_000_007
+"""Lesson k of a warm start (``warm_start.also``) records from seed + k times this (lesson 0, the warm start's own,
+from the seed, as without more lessons): far past any chunk's offset, so no two lessons share a stream of deals."""
 
 
 @dataclass(frozen=True)
@@ -104,11 +107,18 @@ def _kept_at(cache: str | Path, task: Chunk) -> Path:
     return record_cache.chunk_path(cache, task.recording, task.seed, task.decisions)
 
 
-def joined(parts: Sequence[Demonstrations | None]) -> Demonstrations | None:
-    """The chunks' decisions one after another (None: none recorded)."""
-    parts = [part for part in parts if part is not None]
-    if len(parts) <= 1:
-        return parts[0] if parts else None
-    observations = CompactRows.of([part.observations.rows for part in parts], parts[0].observations.size)
-    return Demonstrations(observations, *(torch.cat([getattr(part, name) for part in parts])
-                                          for name in ("masks", "actions", "returns")))
+def record_lessons(game_name: str, lessons: Sequence[tuple[Lesson, Sequence[TableSpec]]], hold: Sequence[TableSpec],
+                   gamma: float, scale: float, seed: int, workers: int = 1, progress: bool = True,
+                   cache: str | Path | None = None) -> tuple[list[Demonstrations], Demonstrations | None]:
+    """Each lesson's taught decisions (in lesson order: the fit holds out a tenth of each) and all their other
+    decisions joined, every lesson recorded at its tables as :func:`record_chunks` records a warm start, holding
+    ``hold`` (the run's tables no lesson teaches). Lesson k draws from seed + k x :data:`LESSON_SEED_STRIDE`."""
+    taught, rest = [], []
+    for k, (lesson, tables) in enumerate(lessons):
+        recording = Recording(game_name, tuple(tables), lesson.teacher, gamma, scale, tuple(lesson.actions),
+                              tuple(hold), lesson.rollout_worlds)
+        mine, others = record_chunks(recording, lesson.decisions, seed + k * LESSON_SEED_STRIDE, lesson.chunks,
+                                     workers, progress, cache)
+        taught.append(mine)
+        rest.append(others)
+    return taught, joined(rest)

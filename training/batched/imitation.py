@@ -285,6 +285,16 @@ class Columns:
                               *(torch.from_numpy(np.concatenate(part)) for part in rest))
 
 
+def joined(parts: Sequence[Demonstrations | None]) -> Demonstrations | None:
+    """Recorded decisions one after another (None: none recorded)."""
+    parts = [part for part in parts if part is not None]
+    if len(parts) <= 1:
+        return parts[0] if parts else None
+    observations = CompactRows.of([part.observations.rows for part in parts], parts[0].observations.size)
+    return Demonstrations(observations, *(torch.cat([getattr(part, name) for part in parts])
+                                          for name in ("masks", "actions", "returns")))
+
+
 def losses(policy: ActorCritic, data: Demonstrations) -> tuple[torch.Tensor, torch.Tensor]:
     """(actor cross-entropy, critic squared error) of ``policy`` on ``data``."""
     logits, values = policy(dense(data.observations))
@@ -335,14 +345,17 @@ class OwnChoices(NamedTuple):
         return float(changed[choices].float().mean()) if bool(choices.any()) else 0.0
 
 
-def fit(policy: ActorCritic, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
-        value_coef: float, progress: bool = True, rest: Demonstrations | None = None,
+def fit(policy: ActorCritic, data: Demonstrations | Sequence[Demonstrations], epochs: int, batch_size: int,
+        learning_rate: float, value_coef: float, progress: bool = True, rest: Demonstrations | None = None,
         hold_coef: float = 1.0) -> dict[str, float]:
     """Supervised fit of actor and critic with an Adam of its own (PPO's starts afresh after it); metrics on
-    the held-out share. ``rest`` (a refresher's other decisions): each step also holds the policy and values
-    there where they were before the fit, on a random batch of them as large as the taught one, that term
-    weighted by ``hold_coef``."""
-    train, held_out = data.split(HELD_OUT)
+    the held-out share. ``data``: the taught decisions, or a list of several lessons' (``warm_start.also``), fitted
+    together, each lesson's last tenth held out and its agreement reported as ``lesson<k>_agreement``. ``rest``
+    (a refresher's other decisions): each step also holds the policy and values there where they were before the
+    fit, on a random batch of them as large as the taught one, that term weighted by ``hold_coef``."""
+    lessons = [data] if isinstance(data, Demonstrations) else list(data)
+    splits = [lesson.split(HELD_OUT) for lesson in lessons]
+    train, held_out = joined([head for head, _ in splits]), joined([tail for _, tail in splits])
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate, eps=1e-5)
     own = OwnChoices.of(policy, rest) if rest is not None else None
     generator = torch.Generator().manual_seed(0)
@@ -358,8 +371,10 @@ def fit(policy: ActorCritic, data: Demonstrations, epochs: int, batch_size: int,
     fit_epochs(loss, train, optimizer, policy.parameters, epochs, batch_size, progress)
     with torch.no_grad():
         actor, critic = losses(policy, held_out)
-        metrics = {"decisions": len(data), "agreement": agreement(policy, held_out),
+        metrics = {"decisions": sum(len(lesson) for lesson in lessons), "agreement": agreement(policy, held_out),
                    "actor_loss": float(actor), "value_loss": float(critic)}
+        if len(lessons) > 1:
+            metrics.update({f"lesson{k}_agreement": agreement(policy, tail) for k, (_, tail) in enumerate(splits)})
         if own is not None:
             sample = torch.arange(min(len(own.values), 20_000))
             metrics["rest_drift"] = float(own.drift(policy, sample, 0.0))

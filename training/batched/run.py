@@ -157,8 +157,9 @@ class BatchedRun:
 
     def warm_start(self) -> dict[str, float] | None:
         """A new run's start: ``batched.init_from``'s weights or the seed's fresh ones, then, if
-        ``warm_start.teacher`` is set, imitation of it at ``warm_start.tables`` (every table when empty;
-        training/batched/imitation.py, then ``last.zip`` so a resume starts after it; its metrics are returned).
+        ``warm_start.teacher`` is set, imitation of it at ``warm_start.tables`` (every table when empty), and of
+        ``warm_start.also``'s teachers at theirs, in one fit (training/batched/imitation.py, then ``last.zip`` so a
+        resume starts after it; its metrics are returned).
         Both together refresh a trained agent at a few tables: a decision its self-play let collapse is taught
         again before PPO goes on. The optimizer, the league and the counters start afresh."""
         cfg = self.config
@@ -171,17 +172,17 @@ class BatchedRun:
                 print(f"starting from the weights of {cfg.batched.init_from}")
         if not cfg.warm_start.teacher:
             return None
-        from training.batched.chunks import Recording, record_chunks
+        from training.batched.chunks import record_lessons
         from training.batched.imitation import fit
 
         warm = cfg.warm_start
-        taught = cfg.warm_start_table_specs() or self.tables
-        hold = [table for table in self.tables if table not in taught] if warm.hold_other_tables else []
-        recording = Recording(cfg.game, tuple(taught), warm.teacher, cfg.batched.gamma, cfg.batched.reward_scale,
-                              tuple(warm.actions), tuple(hold), warm.rollout_worlds)
-        data, rest = record_chunks(recording, warm.decisions, cfg.seed, warm.chunks, warm.workers,
-                                   progress=not self.quiet, cache=warm.cache or None)
-        self.warm_metrics = fit(self.selfplay.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
+        taught = [specs or self.tables for specs in cfg.lesson_table_specs()]
+        hold = [table for table in self.tables if not any(table in tables for tables in taught)] \
+            if warm.hold_other_tables else []
+        lessons, rest = record_lessons(cfg.game, list(zip(warm.lessons(), taught, strict=True)), hold,
+                                       cfg.batched.gamma, cfg.batched.reward_scale, cfg.seed, warm.workers,
+                                       progress=not self.quiet, cache=warm.cache or None)
+        self.warm_metrics = fit(self.selfplay.policy, lessons, warm.epochs, warm.batch_size, warm.learning_rate,
                                 warm.value_coef, progress=not self.quiet, rest=rest, hold_coef=warm.hold_coef)
         self.selfplay.set_anchor()
         self.open_log()
