@@ -492,6 +492,7 @@ def test_more_lessons_take_the_warm_starts_own_keys_they_leave_out():
     (["warm_start.also=[{teachr: heuristic}]"], r"unknown key 'teachr' in warm_start.also\[0\]"),
     (["warm_start.teacher=", "warm_start.also=[{teacher: heuristic}]"], "needs a warm_start.teacher"),
     (["warm_start.also=[{teacher: nobody}]"], r"warm_start.also\[0\].teacher"),
+    (["warm_start.also=[{teacher: ''}]"], r"warm_start.also\[0\].teacher: a lesson needs a teacher"),
     (["warm_start.also=[{decisions: 0}]"], r"warm_start.also\[0\].decisions must be a positive whole number"),
     (["warm_start.also=[{decisions: 3, chunks: 4}]"], r"warm_start.also\[0\].chunks=4: at most"),
     (["warm_start.also=[{actions: [knok]}]"], r"warm_start.also\[0\].actions: a list of tippen action labels"),

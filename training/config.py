@@ -346,6 +346,8 @@ class TrainConfig:
         if self.warm_start.hold_other_tables and not (lesson.actions and lesson.tables):
             raise ConfigError(f"warm_start.hold_other_tables: a refresher's, with {where}.actions and {where}.tables "
                               "(the other tables are the run's tables no lesson teaches at)")
+        if not lesson.teacher and where != "warm_start":
+            raise ConfigError(f"{where}.teacher: a lesson needs a teacher (left out: the warm start's own)")
         if not lesson.teacher:
             return
         style = str(lesson.teacher).removeprefix(ROLLOUT_PREFIX)
