@@ -74,6 +74,17 @@ def test_config_rejects_unknown_keys_and_bad_values(tmp_path):
     assert load_config(ROOT / "configs/train/toepen.yaml", ["ppo.learning_rate=1e-4"]).ppo.learning_rate == 1e-4
 
 
+@pytest.mark.parametrize("override", ["warm_start.epochs=true", "warm_start.batch_size=true",
+                                      "warm_start.workers=true", "total_timesteps=true", "seed=false",
+                                      "ppo.learning_rate=true", "batched.epochs=true"])
+def test_a_size_or_rate_given_as_true_or_false_is_refused_by_name(override):
+    """Python counts ``true`` as 1, so without this ``epochs: true`` passed every check of a positive size."""
+    key = override.split("=")[0]
+    with pytest.raises(ConfigError, match=rf"config\.{key.replace('.', '[.]')}=(true|false): expected a "):
+        load_config(None, ["trainer=batched", override])
+    load_config(None, ["trainer=batched", override.split("=")[0] + "=2"])  # the same key with a number loads
+
+
 def test_a_config_extends_another_beside_it_section_by_section(tmp_path):
     (tmp_path / "base.yaml").write_text("game: tippen\nseed: 3\nppo: {learning_rate: 0.01, n_epochs: 2}\n")
     (tmp_path / "mid.yaml").write_text("extends: base.yaml\nseed: 5\nppo: {n_epochs: 7}\n")

@@ -409,13 +409,17 @@ def _build(cls, data: dict[str, Any], where: str):
 
 def _coerce(cls, key: str, value: Any, where: str) -> Any:
     """Numbers given as text (YAML reads ``1e-4`` as a string) become the field's type; a switch must be true or
-    false (a word such as ``maybe`` would otherwise count as true)."""
+    false (a word such as ``maybe`` would otherwise count as true), and a number must not be a switch (Python
+    counts ``true`` as the whole number 1, so ``epochs: true`` would pass every check of a size)."""
     default = next(f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
                    for f in dataclasses.fields(cls) if f.name == key)
     if isinstance(default, bool) and not isinstance(value, bool):
         raise ConfigError(f"{where}.{key}={value!r}: expected true or false")
     kind = type(default) if isinstance(default, (int, float)) and not isinstance(default, bool) else None
-    if kind is None or isinstance(value, (bool, kind)):
+    if kind is not None and isinstance(value, bool):
+        raise ConfigError(f"{where}.{key}={str(value).lower()}: expected a "
+                          f"{'whole number' if kind is int else 'number'}, not true or false")
+    if kind is None or isinstance(value, kind):
         return value
     try:
         converted = kind(value)
