@@ -82,7 +82,7 @@ def test_a_size_or_rate_given_as_true_or_false_is_refused_by_name(override):
     key = override.split("=")[0]
     with pytest.raises(ConfigError, match=rf"config\.{key.replace('.', '[.]')}=(true|false): expected a "):
         load_config(None, ["trainer=batched", override])
-    load_config(None, ["trainer=batched", override.split("=")[0] + "=2"])  # the same key with a number loads
+    load_config(None, ["trainer=batched", f"{key}=2"])  # the same key with a number loads
 
 
 def test_a_config_extends_another_beside_it_section_by_section(tmp_path):
