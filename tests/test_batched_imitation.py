@@ -225,6 +225,9 @@ def test_a_refresher_holding_other_tables_keeps_their_decisions_and_the_same_tau
     (["warm_start.hold_other_tables=1", "warm_start.actions=[tap]", "warm_start.tables=[{num_players: 4}]"],
      "true or false"),
     (["warm_start.hold_coef=-1"], "warm_start.hold_coef: a weight of 0 or more"),
+    (["warm_start.fit_seed=-1"], "warm_start.fit_seed: 0 .the run's own order. or a positive whole number"),
+    (["warm_start.fit_seed=1.5"], "warm_start.fit_seed=1.5: expected a whole number"),
+    (["warm_start.fit_seed=true"], "warm_start.fit_seed=true: expected a whole number, not true or false"),
 ])
 def test_holding_other_tables_is_a_refreshers_option(settings, message):
     from training.config import ConfigError, load_config
@@ -301,6 +304,56 @@ def test_hold_coef_weighs_the_held_decisions():
             drifts.append(float(before.drift(policy, torch.arange(len(rest)), 0.0)))
     assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
     assert drifts[3] < drifts[2] < drifts[1]
+
+
+def test_a_fit_seed_gives_a_fit_of_its_own_whatever_drew_from_torch_before_it():
+    """``warm_start.fit_seed``: 0 fits in the order torch's global generator gives (where the run's seed and the
+    network's build left it: how the shipped recipes were fitted); another number fits in an order and with held
+    batches of its own, the same whatever drew from the global generator before, and another than 0's."""
+    tables = resolve_tables([{"num_players": 4, "preset": "modern_knocking"}], "tippen", None, {})
+    taught, rest = record_refresher("tippen", tables, "heuristic", 200, gamma=1.0, scale=0.1, seed=2,
+                                    progress=False, actions=["knock"])
+    space = GeneralSpace("tippen")
+    torch.manual_seed(0)
+    start = ActorCritic(space.obs_size, space.num_actions, [32])
+
+    def fitted(before: int, fit_seed: int) -> dict:
+        policy = copy.deepcopy(start)
+        torch.manual_seed(before)  # whatever drew from the global generator before the fit
+        fit(policy, taught, epochs=2, batch_size=32, learning_rate=3e-3, value_coef=0.5, progress=False, rest=rest,
+            fit_seed=fit_seed)
+        return policy.state_dict()
+
+    def same(a: dict, b: dict) -> bool:
+        return all(torch.equal(a[k], b[k]) for k in a)
+
+    assert same(fitted(5, 3), fitted(6, 3)) and same(fitted(5, 0), fitted(5, 0))
+    assert not same(fitted(5, 3), fitted(5, 4)) and not same(fitted(5, 3), fitted(5, 0))
+    assert not same(fitted(5, 0), fitted(6, 0))  # 0: the run's own order, from the global generator
+
+
+def test_one_kept_recording_is_fitted_again_with_another_fit_seed_without_recording_it_again(tmp_path, monkeypatch):
+    """The recipe's re-fit (docs/training.md, "Record once, fit many times"): the same run with ``warm_start.cache``
+    and another ``warm_start.fit_seed`` reads every chunk, records none, and ends with other weights; the same
+    fit_seed again gives the same weights."""
+    from training.batched import chunks as chunking
+
+    warm = ["warm_start.teacher=heuristic", "warm_start.decisions=300", "warm_start.epochs=2", "warm_start.chunks=2",
+            f"warm_start.cache={tmp_path / 'kept'}", "total_timesteps=300"]
+
+    def warm_started(fit_seed: int) -> dict:
+        run = BatchedRun(tiny(tmp_path / f"run{fit_seed}", *warm, f"warm_start.fit_seed={fit_seed}"), quiet=True)
+        run.warm_start()
+        return run.selfplay.policy.state_dict()
+
+    first = warm_started(1)
+    recorded = []
+    real = chunking.record_chunk
+    monkeypatch.setattr(chunking, "record_chunk", lambda chunk: recorded.append(chunk.seed) or real(chunk))
+    other, again = warm_started(2), warm_started(1)
+    assert recorded == []
+    assert not all(torch.equal(first[k], other[k]) for k in first)
+    assert all(torch.equal(first[k], again[k]) for k in first)
 
 
 def test_flips_counts_the_held_choices_whose_greedy_action_changed():

@@ -76,6 +76,29 @@ def test_the_fit_makes_the_network_play_the_teachers_moves():
     assert metrics["value_loss"] < float(data.returns.var())  # the critic learned something about the returns
 
 
+def test_the_fit_seed_orders_the_minibatches_whatever_drew_from_torch_before():
+    """``warm_start.fit_seed`` in the SB3 warm start, as in the batched one (tests/test_batched_imitation.py): 0
+    follows torch's global generator, another number gives the same fit whatever drew from it before."""
+    import copy
+
+    game, _, data = lupfen_demonstrations(300, gamma=1.0, scale=0.1)
+    torch.manual_seed(0)
+    start = build_policy(game.observation.size, game.actions.size, [16])
+
+    def fitted(before: int, fit_seed: int) -> dict:
+        policy = copy.deepcopy(start)
+        torch.manual_seed(before)
+        fit(policy, data, epochs=2, batch_size=32, learning_rate=1e-3, value_coef=0.5, progress=False,
+            fit_seed=fit_seed)
+        return policy.state_dict()
+
+    def same(a: dict, b: dict) -> bool:
+        return all(torch.equal(a[k], b[k]) for k in a)
+
+    assert same(fitted(5, 3), fitted(6, 3)) and not same(fitted(5, 3), fitted(5, 4))
+    assert not same(fitted(5, 0), fitted(6, 0))
+
+
 @pytest.mark.parametrize(("override", "key"), [
     ("warm_start.teachr=heuristic", "teachr"),
     ("warm_start.teacher=self", "warm_start.teacher"),

@@ -70,6 +70,9 @@ class WarmStartConfig:
     batch_size: int = 256
     learning_rate: float = 1e-3
     value_coef: float = 0.5  # weight of the critic's squared error beside the actor's cross-entropy
+    fit_seed: int = 0  # the fit's random draws (minibatch order; batched trainer: also the held batches): 0 = as
+    # the run's seed leaves them (how every shipped recipe was fitted); 1, 2, ... = fits of their own, the recording
+    # and the start unchanged: one kept recording fitted so shows how far a recipe's fits scatter (docs/training.md)
     tables: list = field(default_factory=list)  # batched trainer: the run's tables the teacher is recorded at, as
     # entries of `tables`; [] = every one. With batched.init_from, a refresher at a few tables of a trained agent
     actions: list = field(default_factory=list)  # batched trainer: action labels (e.g. [knock, sniff]; play: every
@@ -301,6 +304,9 @@ class TrainConfig:
         for name in ("epochs", "batch_size", "workers"):
             if not isinstance(getattr(warm, name), int) or getattr(warm, name) <= 0:
                 raise ConfigError(f"warm_start.{name} must be a positive whole number")
+        if not isinstance(warm.fit_seed, int) or warm.fit_seed < 0:
+            raise ConfigError(f"warm_start.fit_seed: 0 (the run's own order) or a positive whole number, got "
+                              f"{warm.fit_seed!r}")
         if not warm.learning_rate > 0 or not warm.value_coef >= 0:
             raise ConfigError("warm_start.learning_rate must be positive and warm_start.value_coef not negative")
         if not (isinstance(warm.hold_coef, (int, float)) and warm.hold_coef >= 0):

@@ -124,13 +124,21 @@ def agreement(policy, data: Demonstrations) -> float:
     return float((greedy == choices.actions).float().mean())
 
 
+def fit_generator(fit_seed: int) -> torch.Generator | None:
+    """The generator of a fit's minibatch order (``warm_start.fit_seed``). 0: None, torch's global generator where
+    the network's build left it after the run's seed (how every shipped recipe was fitted); another number: a
+    generator of its own seeded by it, so the order no longer depends on what drew from the global one before."""
+    return torch.Generator().manual_seed(fit_seed) if fit_seed else None
+
+
 def fit_epochs(loss, data: Demonstrations, optimizer: torch.optim.Optimizer, parameters, epochs: int,
-               batch_size: int, progress: bool) -> None:
-    """``epochs`` passes of minibatch descent on ``loss(batch)`` over ``data`` in random order, the gradient
-    clipped to norm 0.5 as PPO clips it (``parameters``: a callable giving the parameters to clip)."""
+               batch_size: int, progress: bool, generator: torch.Generator | None = None) -> None:
+    """``epochs`` passes of minibatch descent on ``loss(batch)`` over ``data`` in random order (drawn from
+    ``generator``, torch's global one when None), the gradient clipped to norm 0.5 as PPO clips it
+    (``parameters``: a callable giving the parameters to clip)."""
     for _ in tqdm(range(epochs), desc="warm start: imitating", unit="epoch", disable=not progress,
                   dynamic_ncols=True):
-        for index in torch.randperm(len(data)).split(batch_size):
+        for index in torch.randperm(len(data), generator=generator).split(batch_size):
             optimizer.zero_grad()
             loss(data.batch(index)).backward()
             torch.nn.utils.clip_grad_norm_(parameters(), 0.5)
@@ -138,8 +146,9 @@ def fit_epochs(loss, data: Demonstrations, optimizer: torch.optim.Optimizer, par
 
 
 def fit(policy, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
-        value_coef: float, progress: bool = True) -> dict[str, float]:
-    """Supervised fit of actor and critic on the teacher's decisions; metrics on the held-out share."""
+        value_coef: float, progress: bool = True, fit_seed: int = 0) -> dict[str, float]:
+    """Supervised fit of actor and critic on the teacher's decisions; metrics on the held-out share. ``fit_seed``:
+    the minibatches' order (:func:`fit_generator`)."""
     train, held_out = data.split(HELD_OUT)
     for group in policy.optimizer.param_groups:  # PPO resets the rate from its own schedule at each update
         group["lr"] = learning_rate
@@ -149,7 +158,8 @@ def fit(policy, data: Demonstrations, epochs: int, batch_size: int, learning_rat
         return actor + value_coef * critic
 
     policy.set_training_mode(True)
-    fit_epochs(loss, train, policy.optimizer, policy.parameters, epochs, batch_size, progress)
+    fit_epochs(loss, train, policy.optimizer, policy.parameters, epochs, batch_size, progress,
+               fit_generator(fit_seed))
     policy.set_training_mode(False)
     with torch.no_grad():
         actor, critic = losses(policy, held_out)

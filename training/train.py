@@ -176,7 +176,7 @@ class Run:
         teacher = agent_factory(warm.teacher, self.game)(cfg.seed)
         data = record(self.single_seat(), teacher, warm.decisions, cfg.ppo.gamma, cfg.seed, progress=not self.quiet)
         self.warm_metrics = fit(self.model.policy, data, warm.epochs, warm.batch_size, warm.learning_rate,
-                                warm.value_coef, progress=not self.quiet)
+                                warm.value_coef, progress=not self.quiet, fit_seed=warm.fit_seed)
         self.checkpoint()
         return self.warm_metrics
 

@@ -54,7 +54,7 @@ from training.batched.network import ActorCritic, masked_log_probs
 from training.batched.sparse import SparseObs, sparse_rows
 from training.batched.tables import TableSpec
 from training.config import ROLLOUT_PREFIX, WarmStartConfig
-from training.imitation import HELD_OUT, Demonstrations, discounted, fit_epochs
+from training.imitation import HELD_OUT, Demonstrations, discounted, fit_epochs, fit_generator
 
 NO_DECISION_DEALS = 200
 """Deals per table after which a refresher whose ``actions`` were never legal stops with an error."""
@@ -347,18 +347,20 @@ class OwnChoices(NamedTuple):
 
 def fit(policy: ActorCritic, data: Demonstrations | Sequence[Demonstrations], epochs: int, batch_size: int,
         learning_rate: float, value_coef: float, progress: bool = True, rest: Demonstrations | None = None,
-        hold_coef: float = 1.0) -> dict[str, float]:
+        hold_coef: float = 1.0, fit_seed: int = 0) -> dict[str, float]:
     """Supervised fit of actor and critic with an Adam of its own (PPO's starts afresh after it); metrics on
     the held-out share. ``data``: the taught decisions, or a list of several lessons' (``warm_start.also``), fitted
     together, each lesson's last tenth held out and its agreement reported as ``lesson<k>_agreement``. ``rest``
     (a refresher's other decisions): each step also holds the policy and values there where they were before the
-    fit, on a random batch of them as large as the taught one, that term weighted by ``hold_coef``."""
+    fit, on a random batch of them as large as the taught one, that term weighted by ``hold_coef``. ``fit_seed``
+    seeds the minibatches' order and the held batches (training/imitation.py, ``fit_generator``; 0: as every
+    shipped recipe was fitted), so one recording fitted with 1, 2, ... shows how far a recipe's fits scatter."""
     lessons = [data] if isinstance(data, Demonstrations) else list(data)
     splits = [lesson.split(HELD_OUT) for lesson in lessons]
     train, held_out = joined([head for head, _ in splits]), joined([tail for _, tail in splits])
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate, eps=1e-5)
     own = OwnChoices.of(policy, rest) if rest is not None else None
-    generator = torch.Generator().manual_seed(0)
+    order, generator = fit_generator(fit_seed), torch.Generator().manual_seed(fit_seed)
 
     def loss(batch: Demonstrations) -> torch.Tensor:
         actor, critic = losses(policy, batch)
@@ -368,7 +370,7 @@ def fit(policy: ActorCritic, data: Demonstrations | Sequence[Demonstrations], ep
                 policy, torch.randint(len(own.values), (len(batch),), generator=generator), value_coef)
         return total
 
-    fit_epochs(loss, train, optimizer, policy.parameters, epochs, batch_size, progress)
+    fit_epochs(loss, train, optimizer, policy.parameters, epochs, batch_size, progress, order)
     with torch.no_grad():
         actor, critic = losses(policy, held_out)
         metrics = {"decisions": sum(len(lesson) for lesson in lessons), "agreement": agreement(policy, held_out),

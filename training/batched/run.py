@@ -183,7 +183,8 @@ class BatchedRun:
                                        cfg.batched.gamma, cfg.batched.reward_scale, cfg.seed, warm.workers,
                                        progress=not self.quiet, cache=warm.cache or None)
         self.warm_metrics = fit(self.selfplay.policy, lessons, warm.epochs, warm.batch_size, warm.learning_rate,
-                                warm.value_coef, progress=not self.quiet, rest=rest, hold_coef=warm.hold_coef)
+                                warm.value_coef, progress=not self.quiet, rest=rest, hold_coef=warm.hold_coef,
+                                fit_seed=warm.fit_seed)
         self.selfplay.set_anchor()
         self.open_log()
         for key, value in self.warm_metrics.items():
