@@ -16,6 +16,7 @@ pytest.importorskip("numba")
 from agents.checkpoint.format import load_checkpoint  # noqa: E402
 from rams_env.core.general import GeneralSpace  # noqa: E402
 from tests.test_batched_run import tiny  # noqa: E402
+from tests.test_imitation import same_weights  # noqa: E402
 from training.batched.imitation import (  # noqa: E402
     CompactRows,
     OwnChoices,
@@ -324,12 +325,9 @@ def test_a_fit_seed_gives_a_fit_of_its_own_whatever_drew_from_torch_before_it():
             fit_seed=fit_seed)
         return policy.state_dict()
 
-    def same(a: dict, b: dict) -> bool:
-        return all(torch.equal(a[k], b[k]) for k in a)
-
-    assert same(fitted(5, 3), fitted(6, 3)) and same(fitted(5, 0), fitted(5, 0))
-    assert not same(fitted(5, 3), fitted(5, 4)) and not same(fitted(5, 3), fitted(5, 0))
-    assert not same(fitted(5, 0), fitted(6, 0))  # 0: the run's own order, from the global generator
+    assert same_weights(fitted(5, 3), fitted(6, 3)) and same_weights(fitted(5, 0), fitted(5, 0))
+    assert not same_weights(fitted(5, 3), fitted(5, 4)) and not same_weights(fitted(5, 3), fitted(5, 0))
+    assert not same_weights(fitted(5, 0), fitted(6, 0))  # 0: the run's own order, from the global generator
 
 
 def test_one_kept_recording_is_fitted_again_with_another_fit_seed_without_recording_it_again(tmp_path, monkeypatch):
@@ -352,8 +350,7 @@ def test_one_kept_recording_is_fitted_again_with_another_fit_seed_without_record
     monkeypatch.setattr(chunking, "record_chunk", lambda chunk: recorded.append(chunk.seed) or real(chunk))
     other, again = warm_started(2), warm_started(1)
     assert recorded == []
-    assert not all(torch.equal(first[k], other[k]) for k in first)
-    assert all(torch.equal(first[k], again[k]) for k in first)
+    assert not same_weights(first, other) and same_weights(first, again)
 
 
 def test_flips_counts_the_held_choices_whose_greedy_action_changed():
