@@ -12,8 +12,9 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 
 from agents.checkpoint.fit import check_table, fit_weights
-from agents.checkpoint.format import CheckpointError, load_checkpoint
+from agents.checkpoint.format import SPECIALISTS, CheckpointError, load_checkpoint, load_specialist_state
 from agents.checkpoint.general import general_table, is_general
+from agents.checkpoint.specialists import specialist_index
 from rams_env.core.general import Table
 
 
@@ -103,29 +104,44 @@ class PolicyAgent:
         return int(torch.softmax(masked - masked.logsumexp(-1, keepdim=True), -1).argmax().item())
 
 
+def _network(net_arch: list[int], meta: dict[str, Any], state: dict[str, torch.Tensor],
+             path: str | Path) -> MaskableActorCriticPolicy:
+    """A network of ``meta``'s sizes and ``net_arch`` holding ``state``, every weight strictly, for play."""
+    policy = build_policy(meta["observation_size"], meta["action_size"], net_arch, initialise=False)
+    fit_weights(policy, state, path)
+    policy.set_training_mode(False)
+    return policy
+
+
 class CheckpointAgent(PolicyAgent):
     """A policy loaded from a checkpoint file: weights and metadata only, the network's size checked first.
 
     A general checkpoint (``meta["observation"] == "general"``, agents/checkpoint/general.py) reads its game's
     general space: :meth:`check_table` (which the registry calls with the table's game) keeps that table's
-    mapping, and :meth:`act` maps the observation and the mask in and the chosen action back."""
+    mapping and picks the network for it (a specialist's tables are its own: agents/checkpoint/specialists.py),
+    and :meth:`act` maps the observation and the mask in and the chosen action back."""
 
     def __init__(self, path: str | Path, deterministic: bool = True, name: str | None = None) -> None:
         meta, state, _ = load_checkpoint(path)  # bounds the network's size before it is built
-        policy = build_policy(meta["observation_size"], meta["action_size"], meta["net_arch"], initialise=False)
-        fit_weights(policy, state, path)  # every weight, strictly
-        policy.set_training_mode(False)
-        super().__init__(policy, deterministic, name or f"checkpoint:{Path(path).stem}")
+        super().__init__(_network(meta["net_arch"], meta, state, path), deterministic,
+                         name or f"checkpoint:{Path(path).stem}")
         self.meta, self.path = meta, Path(path)
         self.table: Table | None = None
         """A general checkpoint's mapping of the table it plays (set by :meth:`check_table`)."""
+        self.networks: dict[int | None, MaskableActorCriticPolicy] = {None: self.policy, **{
+            index: _network(entry["net_arch"], meta, load_specialist_state(path, index), path)
+            for index, entry in enumerate(meta.get(SPECIALISTS, []))}}
+        """The base network (None) and each specialist (agents/checkpoint/specialists.py), all loaded and checked
+        here: a file with a bad specialist is refused before any table is played."""
 
     def check_table(self, game, allow_rules_mismatch: bool = False) -> None:
         """Raise CheckpointError at a table (a rams_env Game) of another game, size, layout or rules (a general
-        checkpoint: of another game, or that its general space does not hold); keep a general one's mapping."""
+        checkpoint: of another game, or that its general space does not hold); keep a general one's mapping,
+        and play the table with the network that plays it (the base, or a specialist of that table)."""
         check_table(self.meta, game, self.path, allow_rules_mismatch)
         if is_general(self.meta):
             self.table = general_table(self.meta, game, self.path)
+            self.policy = self.networks[specialist_index(self.meta, game, self.path)]
 
     def act(self, observation: np.ndarray, mask: np.ndarray, view: dict[str, Any]) -> int:
         if not is_general(self.meta):

@@ -9,6 +9,7 @@
     rams bluff     measure knocking, folding and dirty-hand bluffs in Toepen (cli/bluff.py)
     rams strength  does an agent beat every scripted player at every table, both ways round (cli/strength.py)
     rams departures one cell of rams strength split by the first decision played otherwise (cli/departures.py)
+    rams compose   one general checkpoint from a base network and specialists for some tables (cli/compose.py)
 
 Each subcommand has its own ``--help``. Nothing here imports torch: a subcommand imports it only
 when it builds a network, so ``--help`` and bad input answer at once (torch, Stable-Baselines3 and
@@ -36,6 +37,7 @@ COMMANDS = {  # name: (module with main(argv), module that checks argv cheaply f
     "bluff": ("cli.bluff", None, "measure knocks, folds and dirty-hand bluffs of Toepen agents"),
     "strength": ("cli.strength", None, "does an agent beat every scripted player at every table, both ways round"),
     "departures": ("cli.departures", None, "where an agent's edge over a scripted player starts: by first departure"),
+    "compose": ("cli.compose", None, "one checkpoint from a base network and specialists for some tables"),
     "serve": ("cli.serve", None, "the card table in the browser: play agents, watch them, replay deal records"),
 }
 

@@ -59,6 +59,8 @@ def heavy_imports_of(argv: list[str]) -> tuple[int, list[str]]:
     (["exploit", "random"], 2),
     (["departures", "--help"], 0),
     (["departures", "--game", "tippen", "--table", "loup:9"], 2),
+    (["compose", "--help"], 0),
+    (["compose", "base.zip", "--specialist", "tap.zip"], 2),  # no --out
 ])
 def test_help_and_config_errors_do_not_import_torch(argv, rc):
     assert heavy_imports_of(argv) == (rc, [])

@@ -385,10 +385,13 @@ def test_pretrained_agents_load_through_the_registry_and_play_legally(game):
     table = env.unwrapped.game
     if not any(PRETRAINED_DIR.glob(f"{game}*.zip")):
         pytest.skip(f"no pretrained agent shipped for {game}")
+    from agents.checkpoint.format import SPECIALISTS, specialist_member
+
     path = pretrained_for(table)  # the general agent if there is one, else the table's
-    assert path.stat().st_size < 5 * 2**20
+    specialists = [specialist_member(i) for i in range(len(load_checkpoint(path)[0].get(SPECIALISTS, [])))]
+    assert path.stat().st_size < 5 * 2**20 * (1 + len(specialists))  # exported: weights, no optimizer state
     with zipfile.ZipFile(path) as zf:
-        assert set(zf.namelist()) == {"meta.json", "policy.pt"}
+        assert set(zf.namelist()) == {"meta.json", "policy.pt", *specialists}
     pretrained = agent_factory("pretrained", table)
     others = agent_factory("random", table)
     for seed in range(3):  # the env raises IllegalActionError on any masked-out action
@@ -413,7 +416,8 @@ GENERAL_RECIPES = {
     "tippen_cardplay.zip": "tippen_cardplay.yaml",  # a card-play stage on tippen_tap.zip
     "tippen_cardplay_tap.zip": "tippen_cardplay_tap.yaml",  # tippen_cardplay.zip, its tap refreshed again
     "tippen_loup_search.zip": "tippen_loup_search.yaml",  # tippen_cardplay_tap.zip copying the searcher at Loup
-    "tippen.zip": "tippen_loup_search_320k.yaml",  # the same recipe with twice the searched decisions
+    "tippen_loup_search_320k.zip": "tippen_loup_search_320k.yaml",  # the same recipe, twice the searched decisions
+    "tippen.zip": "tippen_loup_search_320k.yaml",  # its base network: tippen_loup_search_320k.zip (COMPOSITES)
     "lupfen.zip": "lupfen_batched.yaml",
     "mauscheln.zip": "mauscheln_batched.yaml",
     "fipsen_base.zip": "fipsen_batched.yaml",
@@ -451,15 +455,24 @@ def test_every_shipped_general_agent_has_its_recipe():
 def test_shipped_general_agents_were_trained_by_their_batched_config_as_it_stands(name):
     """`rams train configs/train/<recipe> --export agents/pretrained/<name>` (with `--snapshot` for a league
     snapshot of the run) made them (docs/results.md, "The general Toepen agent"); a fine-tune starts from
-    another shipped general agent (`batched.init_from`), itself checked here."""
+    another shipped general agent (`batched.init_from`), itself checked here. A composite's metadata is its base
+    network's (its specialists: the test below)."""
+    from agents.registry import PRETRAINED_DIR
+
+    meta, _, _ = load_checkpoint(PRETRAINED_DIR / name)
+    _check_batched_recipe(meta, GENERAL_RECIPES[name])
+
+
+def _check_batched_recipe(meta: dict, recipe_file: str) -> dict:
+    """``meta`` (a checkpoint's, or a specialist entry's) records the run of ``configs/train/<recipe_file>`` as it
+    stands; the recipe's config."""
     from dataclasses import asdict
 
     from agents.registry import PRETRAINED_DIR
     from training.batched.learner import BatchedConfig
     from training.config import as_dict
 
-    meta, _, _ = load_checkpoint(PRETRAINED_DIR / name)
-    config = as_dict(load_config(ROOT / "configs/train" / GENERAL_RECIPES[name]))
+    config = as_dict(load_config(ROOT / "configs/train" / recipe_file))
     assert meta["trainer"] == "batched"
     trained = {k: meta["config"][k] for k in BATCHED_TRAINING_KEYS}
     trained["batched"] = {**asdict(BatchedConfig()), **trained["batched"]}  # knobs added since: their defaults
@@ -472,6 +485,39 @@ def test_shipped_general_agents_were_trained_by_their_batched_config_as_it_stand
     # the run's end, or a league snapshot of a run that went the whole way (`--export --snapshot`)
     run_steps = meta["snapshot_of"]["steps"] if "snapshot_of" in meta else meta["steps"]
     assert run_steps >= config["total_timesteps"] and meta["steps"] <= run_steps
+    return config
+
+
+COMPOSITES = {"tippen.zip": ("tippen_loup_search_320k.zip", ["tippen_tap_specialist.yaml"])}
+"""Shipped checkpoints with specialists (agents/checkpoint/specialists.py): the shipped file that is their base
+network, and the recipe of each specialist, in order (`rams compose <base> --specialist <its final.zip> ...`)."""
+
+
+def test_every_shipped_composite_is_listed():
+    from agents.checkpoint.format import SPECIALISTS
+    from agents.registry import PRETRAINED_DIR
+
+    assert {path.name for path in PRETRAINED_DIR.glob("*.zip")
+            if load_checkpoint(path)[0].get(SPECIALISTS)} == set(COMPOSITES)
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSITES))
+def test_a_shipped_composite_is_its_base_and_specialists_made_by_their_recipes(name):
+    """The base network is the named shipped file's, bit for bit; each specialist was made by its recipe as it
+    stands and plays the tables that recipe taught."""
+    from agents.checkpoint.format import SPECIALISTS
+    from agents.checkpoint.specialists import taught_tables
+    from agents.registry import PRETRAINED_DIR
+
+    base_name, recipes = COMPOSITES[name]
+    meta, weights, _ = load_checkpoint(PRETRAINED_DIR / name)
+    base_meta, base_weights, _ = load_checkpoint(PRETRAINED_DIR / base_name)
+    assert weights.keys() == base_weights.keys() and all(torch.equal(weights[k], base_weights[k]) for k in weights)
+    assert {k: v for k, v in meta.items() if k != SPECIALISTS} == base_meta
+    assert len(meta[SPECIALISTS]) == len(recipes)
+    for entry, recipe in zip(meta[SPECIALISTS], recipes, strict=True):
+        config = _check_batched_recipe(entry, recipe)
+        assert entry["tables"] == taught_tables({"game": meta["game"], "config": config}, recipe)
 
 
 TRAINING_KEYS = ("game", "num_players", "rules", "env", "seed", "total_timesteps", "n_envs", "reward_scale",

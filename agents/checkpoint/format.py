@@ -45,6 +45,11 @@ TRAINER_DEALS_BYTES = 64 * 2**20
 """Beside those, ``trainer.pt``'s deals in progress and carried-over decisions (training/batched/learner.py: about
 0.5 KiB per deal and 1 KiB per decision, 2,304 deals about 10 MiB)."""
 
+SPECIALISTS = "specialists"
+"""``meta["specialists"]``: a general checkpoint's further networks, each with the tables it plays
+(agents/checkpoint/specialists.py); specialist ``i``'s weights are the member :func:`specialist_member` ``(i)``."""
+MAX_SPECIALISTS = 8
+
 GENERAL = "general"
 """``meta["observation"]`` of a general checkpoint, whose network reads its game's general space and plays every
 table of it (agents/checkpoint/general.py); without the key, the network reads the table's own observation."""
@@ -91,13 +96,22 @@ def parameter_count(observation_size: int, action_size: int, net_arch: list[int]
     return 2 * total + width * action_size + action_size + width + 1
 
 
+def specialist_member(index: int) -> str:
+    return f"specialist_{index}.pt"
+
+
 def member_caps(meta: dict[str, Any] | None = None) -> dict[str, int]:
-    """Most bytes each member may inflate to: for the largest allowed network, or for the one ``meta`` describes."""
+    """Most bytes each member may inflate to: for the largest allowed network, or for the one ``meta`` describes
+    (and each of its specialists, whose sizes are the base's and whose ``net_arch`` is its own)."""
     weights = MAX_PARAMETERS if meta is None else parameter_count(
         meta["observation_size"], meta["action_size"], meta["net_arch"])
+    specialists = [MAX_PARAMETERS] * MAX_SPECIALISTS if meta is None else [
+        parameter_count(meta["observation_size"], meta["action_size"], entry["net_arch"])
+        for entry in meta.get(SPECIALISTS, [])]
     return {META: MAX_META_BYTES, POLICY: weights * FLOAT_BYTES + TORCH_OVERHEAD,
             OPTIMIZER: len(ADAM_MOMENTS) * weights * FLOAT_BYTES + TORCH_OVERHEAD,
-            TRAINER: TRAINER_NETWORKS * weights * FLOAT_BYTES + TRAINER_DEALS_BYTES + TORCH_OVERHEAD}
+            TRAINER: TRAINER_NETWORKS * weights * FLOAT_BYTES + TRAINER_DEALS_BYTES + TORCH_OVERHEAD,
+            **{specialist_member(i): count * FLOAT_BYTES + TORCH_OVERHEAD for i, count in enumerate(specialists)}}
 
 
 def _tensor_bytes(obj: Any) -> bytes:
@@ -107,9 +121,14 @@ def _tensor_bytes(obj: Any) -> bytes:
 
 
 def save_checkpoint(path: str | Path, meta: dict[str, Any], policy_state: dict[str, torch.Tensor],
-                    optimizer_state: dict[str, Any] | None = None, trainer_state: dict[str, Any] | None = None) -> Path:
+                    optimizer_state: dict[str, Any] | None = None, trainer_state: dict[str, Any] | None = None,
+                    specialist_states: list[dict[str, torch.Tensor]] = ()) -> Path:
     """Write a checkpoint atomically (agents/checkpoint/atomic.py: temporary file in the same folder, then rename);
-    ``trainer_state`` (tensors and plain data) goes into the optional member ``trainer.pt``."""
+    ``trainer_state`` (tensors and plain data) goes into the optional member ``trainer.pt``, the weights of
+    ``meta["specialists"]`` (one state_dict each, in their order) into their own members."""
+    if len(specialist_states) != len(meta.get(SPECIALISTS, [])):
+        raise ValueError(f"{len(specialist_states)} specialists' weights for {len(meta.get(SPECIALISTS, []))} "
+                         f"entries of meta[{SPECIALISTS!r}]")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {**meta, "format": FORMAT, "version": VERSION}
@@ -120,6 +139,8 @@ def save_checkpoint(path: str | Path, meta: dict[str, Any], policy_state: dict[s
             zf.writestr(OPTIMIZER, _tensor_bytes(optimizer_state))
         if trainer_state is not None:
             zf.writestr(TRAINER, _tensor_bytes(trainer_state))
+        for index, state in enumerate(specialist_states):
+            zf.writestr(specialist_member(index), _tensor_bytes({k: v.detach().cpu() for k, v in state.items()}))
     return path
 
 
@@ -147,18 +168,42 @@ def load_trainer_state(path: str | Path) -> dict[str, Any] | None:
     """The optional ``trainer.pt`` of a checkpoint (None when absent), after the checks of :func:`load_checkpoint`;
     loaded weights-only, so it holds tensors, numbers, strings, lists and dicts, never an object."""
     meta, _, _ = load_checkpoint(path)
+    state = _read_member(path, meta, TRAINER, lambda zf, member, cap: _load_tensors(
+        read_bounded(zf, member, cap), member, cap))
+    if state is not None and not isinstance(state, dict):
+        raise CheckpointError(path, f"{TRAINER} must hold a mapping")
+    return state
+
+
+def load_specialist_state(path: str | Path, index: int) -> dict[str, torch.Tensor]:
+    """The weights of specialist ``index`` of the checkpoint at ``path`` (agents/checkpoint/specialists.py), after
+    the checks of :func:`load_checkpoint`, with the bounds and tensor checks of ``policy.pt``."""
+    meta, _, _ = load_checkpoint(path)  # it refuses a file that lacks a listed specialist's member
+    if not 0 <= index < len(meta.get(SPECIALISTS, [])):
+        raise CheckpointError(path, f"has no specialist {index}")
+    return _read_member(path, meta, specialist_member(index), _weights)
+
+
+def _read_member(path: str | Path, meta: dict[str, Any], member: str, read) -> Any:
+    """``read(zf, member, cap)`` on the checkpoint at ``path`` (its ``meta`` already checked), None if the member is
+    absent; every refusal a CheckpointError."""
     caps = member_caps(meta)
     try:
         with open_bounded(Path(path), caps) as zf:
-            if TRAINER not in zf.namelist():
-                return None
-            state = _load_tensors(read_bounded(zf, TRAINER, caps[TRAINER]), TRAINER, caps[TRAINER])
+            return read(zf, member, caps[member]) if member in zf.namelist() else None
     except ZipRefused as err:
         raise CheckpointError(path, f"{err}; refused") from None
     except OSError as err:
         raise CheckpointError(path, f"cannot read it ({err.strerror or err})") from None
-    if not isinstance(state, dict):
-        raise CheckpointError(path, f"{TRAINER} must hold a mapping")
+
+
+def _weights(zf: zipfile.ZipFile, member: str, cap: int) -> dict[str, torch.Tensor]:
+    """A member holding one network's state_dict: names to float32 tensors, read within ``cap``."""
+    state = _load_tensors(read_bounded(zf, member, cap), member, cap)
+    if not isinstance(state, dict) or not all(isinstance(k, str) and torch.is_tensor(v) for k, v in state.items()):
+        raise ZipRefused(f"{member} must map names to tensors")
+    if any(v.dtype != torch.float32 for v in state.values()):
+        raise ZipRefused(f"{member} holds tensors that are not float32")
     return state
 
 
@@ -169,11 +214,10 @@ def _read(zf: zipfile.ZipFile, path: Path, with_optimizer: bool) -> tuple[dict, 
     meta = check_meta(parse_json(read_bounded(zf, META, MAX_META_BYTES)))
     caps = member_caps(meta)
     check_members(zf.infolist(), caps)  # now against the network the metadata describes
-    state = _load_tensors(read_bounded(zf, POLICY, caps[POLICY]), POLICY, caps[POLICY])
-    if not isinstance(state, dict) or not all(isinstance(k, str) and torch.is_tensor(v) for k, v in state.items()):
-        raise ZipRefused(f"{POLICY} must map names to tensors")
-    if any(v.dtype != torch.float32 for v in state.values()):
-        raise ZipRefused(f"{POLICY} holds tensors that are not float32")
+    wanted = {specialist_member(i) for i in range(len(meta.get(SPECIALISTS, [])))}
+    if not wanted <= names:
+        raise ZipRefused(f"missing {sorted(wanted - names)}, the weights of its {SPECIALISTS}")
+    state = _weights(zf, POLICY, caps[POLICY])
     optimizer = None
     if with_optimizer and OPTIMIZER in names:
         optimizer = _load_tensors(read_bounded(zf, OPTIMIZER, caps[OPTIMIZER]), OPTIMIZER, caps[OPTIMIZER])
@@ -222,20 +266,52 @@ def check_meta(meta: dict[str, Any]) -> dict[str, Any]:
     obs, actions = _count(meta, "observation_size", 1), _count(meta, "action_size", 1)
     _count(meta, "steps", 0)
     arch = meta.get("net_arch")
-    if not (isinstance(arch, list) and 1 <= len(arch) <= MAX_LAYERS
-            and all(type(w) is int and w >= 1 for w in arch)):
-        raise ZipRefused(f"{META}: net_arch must list 1 to {MAX_LAYERS} positive layer widths, not {arch!r}")
-    weights = parameter_count(obs, actions, arch)
-    if weights > MAX_PARAMETERS:
-        raise ZipRefused(f"{META}: net_arch {arch} on {obs} inputs means {weights:,} weights "
-                         f"(limit {MAX_PARAMETERS:,})")
+    _check_arch(arch, obs, actions, "net_arch")
     if "num_players" in meta:
         _count(meta, "num_players", 1)
     if meta.get("observation", GENERAL) != GENERAL:
         raise ZipRefused(f"{META}: observation must be {GENERAL!r} or absent, not {meta['observation']!r}")
     if not isinstance(meta.get("rules", {}), dict):
         raise ZipRefused(f"{META}: rules must be a mapping, not {meta.get('rules')!r}")
+    _check_specialists(meta, obs, actions)
     return meta
+
+
+def _check_arch(arch: Any, obs: int, actions: int, what: str) -> None:
+    if not (isinstance(arch, list) and 1 <= len(arch) <= MAX_LAYERS
+            and all(type(w) is int and w >= 1 for w in arch)):
+        raise ZipRefused(f"{META}: {what} must list 1 to {MAX_LAYERS} positive layer widths, not {arch!r}")
+    weights = parameter_count(obs, actions, arch)
+    if weights > MAX_PARAMETERS:
+        raise ZipRefused(f"{META}: {what} {arch} on {obs} inputs means {weights:,} weights "
+                         f"(limit {MAX_PARAMETERS:,})")
+
+
+def _check_specialists(meta: dict[str, Any], obs: int, actions: int) -> None:
+    """``meta["specialists"]``, if present: at most MAX_SPECIALISTS entries of a general checkpoint, each with its
+    network's ``net_arch`` (within the limits) and a non-empty list of tables (preset and size), no table twice."""
+    entries = meta.get(SPECIALISTS)
+    if entries is None:
+        return
+    if meta.get("observation") != GENERAL:
+        raise ZipRefused(f"{META}: only a general checkpoint holds {SPECIALISTS}")
+    if not (isinstance(entries, list) and 1 <= len(entries) <= MAX_SPECIALISTS):
+        raise ZipRefused(f"{META}: {SPECIALISTS} must list 1 to {MAX_SPECIALISTS} entries")
+    seen: set[tuple[str, int]] = set()
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise ZipRefused(f"{META}: {SPECIALISTS}[{index}] must be a mapping")
+        _check_arch(entry.get("net_arch"), obs, actions, f"{SPECIALISTS}[{index}].net_arch")
+        tables = entry.get("tables")
+        if not (isinstance(tables, list) and tables and all(
+                isinstance(t, dict) and set(t) == {"preset", "num_players"} and isinstance(t["preset"], str)
+                and type(t["num_players"]) is int for t in tables)):
+            raise ZipRefused(f"{META}: {SPECIALISTS}[{index}].tables must list {{preset, num_players}} tables")
+        for table in tables:
+            key = (table["preset"], table["num_players"])
+            if key in seen:
+                raise ZipRefused(f"{META}: table {key[0]}:{key[1]} has two specialists")
+            seen.add(key)
 
 
 def _load_tensors(data: bytes, member: str, cap: int) -> Any:

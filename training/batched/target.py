@@ -16,7 +16,8 @@ import torch
 from torch import nn
 
 from agents.checkpoint.fit import fit_weights
-from agents.checkpoint.format import CheckpointError, load_checkpoint
+from agents.checkpoint.format import SPECIALISTS, CheckpointError, load_checkpoint
+from agents.checkpoint.specialists import check_single_network, network_state
 from training.batched.network import ActorCritic
 
 GREEDY_SCALE = 1e4
@@ -41,12 +42,13 @@ class FrozenTarget(nn.Module):
         return out
 
 
-def frozen_target(path: str | Path, space, table) -> FrozenTarget:
+def frozen_target(path: str | Path, space, table, game=None) -> FrozenTarget:
     """The checkpoint at ``path`` as a frozen league member for ``table`` of the learner's ``space``
-    (training/batched/sources.py: ``source.space``, ``source.tables[0]``); CheckpointError if it fits neither
-    the space nor the table's own sizes."""
-    meta, state, _ = load_checkpoint(path)
-    net = ActorCritic(meta["observation_size"], meta["action_size"], meta["net_arch"])
+    (training/batched/sources.py: ``source.space``, ``source.tables[0]``), the network that plays ``game`` (the
+    table's rams_env Game: a specialist of that table, if the checkpoint has one); CheckpointError if it fits
+    neither the space nor the table's own sizes."""
+    meta, state, arch = _weights_for(path, game)
+    net = ActorCritic(meta["observation_size"], meta["action_size"], arch)
     fit_weights(net, state, path)
     net.eval().requires_grad_(False)
     sizes = (meta["observation_size"], meta["action_size"])
@@ -59,8 +61,21 @@ def frozen_target(path: str | Path, space, table) -> FrozenTarget:
     return FrozenTarget(net, torch.as_tensor(obs_index), torch.as_tensor(action_of_native), space.num_actions)
 
 
-def start_from(policy: ActorCritic, path: str | Path) -> None:
+def start_from(policy: ActorCritic, path: str | Path, game=None) -> None:
     """``policy`` set to the weights of the checkpoint at ``path`` (a fine-tune, or a probe that starts as its
-    target); a CheckpointError naming the difference if that network is not this one (another space or shape)."""
-    _, state, _ = load_checkpoint(path)
+    target: the network that plays ``game``'s table); a CheckpointError naming the difference if that network is
+    not this one (another space or shape)."""
+    _, state, _ = _weights_for(path, game)
     fit_weights(policy, state, path)
+
+
+def _weights_for(path: str | Path, game) -> tuple[dict, dict[str, torch.Tensor], list[int]]:
+    """(meta, weights, net_arch) of the network that plays ``game``'s table; with no table (a fine-tune over many
+    tables), of the checkpoint's one network, a checkpoint with specialists refused."""
+    if game is None:
+        meta, state, _ = load_checkpoint(path)
+        check_single_network(meta, path, "a fine-tune over many tables starts from one network: the base's own file "
+                                         "or a specialist's (each entry names its source)")
+        return meta, state, meta["net_arch"]
+    meta, state, index = network_state(path, game)
+    return meta, state, meta["net_arch"] if index is None else meta[SPECIALISTS][index]["net_arch"]
