@@ -508,11 +508,12 @@ def test_a_shipped_composite_is_its_base_and_specialists_made_by_their_recipes(n
     from agents.checkpoint.format import SPECIALISTS
     from agents.checkpoint.specialists import taught_tables
     from agents.registry import PRETRAINED_DIR
+    from tests.test_imitation import same_weights
 
     base_name, recipes = COMPOSITES[name]
     meta, weights, _ = load_checkpoint(PRETRAINED_DIR / name)
     base_meta, base_weights, _ = load_checkpoint(PRETRAINED_DIR / base_name)
-    assert weights.keys() == base_weights.keys() and all(torch.equal(weights[k], base_weights[k]) for k in weights)
+    assert weights.keys() == base_weights.keys() and same_weights(weights, base_weights)
     assert {k: v for k, v in meta.items() if k != SPECIALISTS} == base_meta
     assert len(meta[SPECIALISTS]) == len(recipes)
     for entry, recipe in zip(meta[SPECIALISTS], recipes, strict=True):
