@@ -34,15 +34,12 @@ import rams_env
 from agents.registry import agent_factory
 from agents.table import Turn, Watcher
 from evaluation.duplicate import MeanEstimate, estimate
-from evaluation.strength import HELD_OUT_SEED, WAYS, seat_scores, substituted
+from evaluation.strength import HELD_OUT_SEED, WAYS, seat_scores, seat_seed_key, substituted
 from evaluation.tournament import deal_seed, game_seeds
 from rams_env.core.actions import PLAY
 
 SAME = "same"
 """The kind of a seat-deal where the two players chose alike at every decision."""
-
-TABLE_INDEX = 0
-"""Seat seeds are drawn as for the strength gate's first table (evaluation/strength.py ``TableRunner``)."""
 
 
 def decision_kind(turn: Turn) -> str:
@@ -145,7 +142,7 @@ def _deal(plan: DeparturePlan, game, everyone: Callable, one: Callable, d: int) 
     """Deal ``d``: per kind of first departure, the sum of its seat-deals' samples over the table size, and how
     many seat-deals it has."""
     n, env_seed = game.num_players, deal_seed(plan.seed, d)
-    seeds = game_seeds(n, plan.seed, d, TABLE_INDEX)
+    seeds = game_seeds(n, plan.seed, d, seat_seed_key(plan.game, plan.table))  # as the gate draws them
     alike = Choices(n)
     base = seat_scores(game, [everyone] * n, seeds, env_seed, plan.random_carry, alike)
     parts: dict[str, float] = {}

@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -68,6 +68,23 @@ def every_table(game: str) -> list[tuple[str, int]]:
     return [(preset, g.num_players) for preset, g in preset_tables(game)]
 
 
+def seat_seed_key(game: str, table: tuple[str, int]) -> int:
+    """The key a table's seat seeds are drawn under: the table's place in :func:`every_table`. Why: a table's cells
+    must not depend on which other tables a run measures, so a run of a few tables (``--tables``) and ``rams
+    departures`` give the full sweep's cells (only players that draw from their seed, such as random, can tell).
+    A table outside the list is refused."""
+    keys = _seat_seed_keys(game)
+    if table not in keys:
+        raise ValueError(f"{game} has no table {table[0]}:{table[1]}; its tables: evaluation.strength.every_table")
+    return keys[table]
+
+
+@cache
+def _seat_seed_keys(game: str) -> dict[tuple[str, int], int]:
+    """Once per process: the list is built from every preset's reference games (a second for Tippen)."""
+    return {table: index for index, table in enumerate(every_table(game))}
+
+
 @dataclass(frozen=True)
 class StrengthPlan:
     """Everything the gate's numbers depend on (picklable: workers rebuild the same tables and agents)."""
@@ -95,6 +112,7 @@ class TableRunner:
         preset, n = plan.tables[table]
         self.plan, self.table = plan, table
         self.game = rams_env.make_game(plan.game, n, preset=preset)
+        self.seat_key = seat_seed_key(plan.game, (preset, n))
         self.agent = agent_factory(plan.agent, self.game)
         self.opponents = [agent_factory(spec, self.game) for spec in plan.opponents]
 
@@ -113,7 +131,7 @@ class TableRunner:
         each seat. Every game of the deal seeds seat k's agent alike (common random numbers): an agent measured
         against itself gives exactly zero."""
         n, env_seed = self.game.num_players, deal_seed(self.plan.seed, d)
-        seeds = game_seeds(n, self.plan.seed, d, self.table)
+        seeds = game_seeds(n, self.plan.seed, d, self.seat_key)
         games = [[self.agent] * n]
         for opponent in self.opponents:
             games.append([opponent] * n)

@@ -9,7 +9,7 @@ import pytest
 from agents.registry import AgentSpecError
 from cli.departures import main
 from evaluation.departures import SAME, DeparturePlan, decision_kind, first_departure, markdown, run_departures
-from evaluation.strength import WAYS, StrengthPlan, run_strength
+from evaluation.strength import WAYS, StrengthPlan, every_table, run_strength
 
 TABLES = [("toepen", ("standard", 4)), ("tippen", ("modern", 3)), ("mauscheln", ("standard", 3))]
 
@@ -17,12 +17,15 @@ TABLES = [("toepen", ("standard", 4)), ("tippen", ("modern", 3)), ("mauscheln", 
 @pytest.mark.parametrize("game, table", TABLES)
 @pytest.mark.parametrize("way", WAYS)
 def test_the_parts_add_up_to_the_strength_cell(game, table, way):
-    """The total is the gate's cell on the same seeds, and the parts (one per kind of first departure) add up to
-    it: every seat-deal is counted in exactly one part."""
+    """The total is the gate's cell on the same seeds, measured in a run that has the game's first table too (the
+    seat seeds follow the table, not its place in the run), and the parts (one per kind of first departure) add up
+    to it: every seat-deal is counted in exactly one part."""
     plan = DeparturePlan(game, "random", "heuristic", table, deals=12, way=way)
     report = run_departures(plan, progress=False)
-    cell = run_strength(StrengthPlan(game, "random", ("heuristic",), (table,), deals=12), progress=False)
-    assert report.total.mean == pytest.approx(cell.cells[(0, 0, WAYS.index(way))].mean, abs=1e-12)
+    tables = tuple(dict.fromkeys([every_table(game)[0], table]))
+    cell = run_strength(StrengthPlan(game, "random", ("heuristic",), tables, deals=12), progress=False)
+    assert report.total.mean == pytest.approx(cell.cells[(tables.index(table), 0, WAYS.index(way))].mean,
+                                              abs=1e-12)
     assert sum(part.mean for part in report.parts.values()) == pytest.approx(report.total.mean, abs=1e-12)
     assert sum(report.seat_deals.values()) == 12 * table[1]
     assert len(report.parts) > 2  # random departs from the heuristic in several kinds of decision

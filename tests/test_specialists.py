@@ -160,9 +160,30 @@ def test_compose_refuses_a_table_checkpoint_and_a_composite_as_a_part(parts, tmp
     with pytest.raises(CheckpointError, match="not a general checkpoint"):
         compose(base, [(pretrained_path(GAME, 4), [GRUPP_4])], tmp_path / "x.zip")
     with pytest.raises(CheckpointError, match="specialist"):
-        compose(composite, [(special, [{"preset": "modern", "num_players": 3}])], tmp_path / "x.zip")
-    with pytest.raises(CheckpointError, match="specialist"):
         compose(base, [(composite, [{"preset": "modern", "num_players": 3}])], tmp_path / "x.zip")
+    assert not (tmp_path / "x.zip").exists()
+
+
+def test_a_composite_base_keeps_its_specialists_bit_for_bit_and_gains_new_ones(parts, tmp_path):
+    """A shipped composite gains a specialist without its others being made again: the kept one's member and entry
+    are copied as they were, the new one follows it, and each table is played by its network."""
+    base, special, composite = parts
+    modern_3 = {"preset": "modern", "num_players": 3}
+    other = network_file(tmp_path, "other", 2)
+    grown = compose(composite, [(other, [modern_3])], tmp_path / "grown.zip")
+    before, after = load_checkpoint(composite)[0], load_checkpoint(grown)[0]
+    assert after["specialists"][0] == before["specialists"][0] and after["specialists"][1]["tables"] == [modern_3]
+    with zipfile.ZipFile(composite) as old, zipfile.ZipFile(grown) as new:
+        assert all(old.read(m) == new.read(m) for m in ("policy.pt", "specialist_0.pt"))
+    for table, plays in ((GRUPP_4, special), (modern_3, other), ({"preset": "modern", "num_players": 4}, base)):
+        n, preset = table["num_players"], table["preset"]
+        seen = decisions(n, preset, deals=2)
+        expected = choices(plays, n, preset, seen)
+        assert choices(grown, n, preset, seen) == expected
+        assert all(choices(p, n, preset, seen) != expected for p in (base, special, other) if p != plays)
+    with pytest.raises(CheckpointError, match="two specialists"):
+        compose(composite, [(other, [GRUPP_4])], tmp_path / "twice.zip")
+    assert not (tmp_path / "twice.zip").exists()
 
 
 def rewritten(path, out, meta_change=None, drop=(), **member_changes):

@@ -24,6 +24,7 @@ from evaluation.strength import (
     run_strength,
     scripted_opponents,
     seat_scores,
+    seat_seed_key,
     styles,
     verdict,
 )
@@ -85,6 +86,17 @@ def test_one_worker_or_two_give_the_same_cells():
     plan = StrengthPlan("toepen", "heuristic", ("random", "heuristic:cautious"), (("standard", 3), ("standard", 4)),
                         deals=8)
     assert run_strength(plan, workers=1, progress=False).cells == run_strength(plan, workers=2, progress=False).cells
+
+
+def test_a_tables_cells_do_not_depend_on_the_other_tables_of_the_run():
+    """Seat seeds are drawn under the table's place in the game's list (``seat_seed_key``), so a run of a few
+    tables gives the full sweep's cells, random's too (random draws from its seat seed)."""
+    few = StrengthPlan("toepen", "heuristic", ("random",), (("fifteen", 4),), deals=6)
+    more = replace(few, tables=(("standard", 3), ("laaier", 5), ("fifteen", 4)))
+    assert seat_seed_key("toepen", ("fifteen", 4)) == every_table("toepen").index(("fifteen", 4)) > 0
+    assert np.array_equal(TableRunner(few, 0).samples(0, 6), TableRunner(more, 2).samples(0, 6))
+    with pytest.raises(ValueError, match="no table standard:2"):
+        seat_seed_key("toepen", ("standard", 2))
 
 
 def test_random_carry_deals_from_carried_over_state():

@@ -14,7 +14,8 @@ including one with custom options, is the base's. A table's size and rules are p
 hidden card, and every seat the checkpoint fills at a table plays the same network.
 
 ``rams compose`` (cli/compose.py) writes such a checkpoint from a base and specialists, each an ordinary general
-checkpoint of the game; a specialist plays, unless told otherwise, the tables its warm start taught.
+checkpoint of the game; a specialist plays, unless told otherwise, the tables its warm start taught. A base that is
+itself a composite keeps its specialists and gains the new ones.
 """
 
 from __future__ import annotations
@@ -104,10 +105,13 @@ def _default_preset(game: str) -> str:
 def compose(base: str | Path, specialists: list[tuple[str | Path, list[Table] | None]], out: str | Path) -> Path:
     """Write ``out``: the general checkpoint ``base`` with ``specialists`` (each a general checkpoint of the same game
     and layout, with the tables it plays or None for the tables it was taught). The base's metadata is kept; each
-    specialist's entry keeps how it was made (:data:`SOURCE_KEYS`) and the file it came from."""
+    specialist's entry keeps how it was made (:data:`SOURCE_KEYS`) and the file it came from. A base that is a
+    composite keeps its specialists, bit for bit, and the new ones follow them: a shipped agent gains a specialist
+    without its others having to be made again (a fit is the same only on the machine that made it)."""
     meta, state, _ = load_checkpoint(base)
-    _check_part(meta, meta, base)
-    entries, states = [], []
+    kept = meta.get(SPECIALISTS, [])
+    _check_part({key: value for key, value in meta.items() if key != SPECIALISTS}, meta, base)
+    entries, states = list(kept), [load_specialist_state(base, index) for index in range(len(kept))]
     for path, tables in specialists:
         part, weights, _ = load_checkpoint(path)
         _check_part(part, meta, path)
