@@ -61,3 +61,19 @@ def test_act_returns_the_log_probability_of_the_action_taken():
     assert mask[torch.arange(50), actions].all()
     expected = masked_log_probs(net(obs)[0], mask)[torch.arange(50), actions]
     assert torch.allclose(log_probs, expected) and values.shape == (50,)
+
+
+def test_tanh_is_torchs_to_a_unit_in_the_last_place_with_its_gradient():
+    """The network's Tanh (numpy's, for speed) against torch's: values within one float32 unit in the last
+    place of the exact tanh, the same gradient; a tensor numpy cannot take (non-contiguous) takes torch's."""
+    from training.batched.network import Tanh
+
+    x = (torch.randn(300, 64, generator=torch.Generator().manual_seed(5)) * 4).requires_grad_()
+    ours, exact = Tanh()(x), torch.tanh(x.detach().double())
+    ulp = torch.finfo(torch.float32).eps * exact.abs().clamp(min=torch.finfo(torch.float32).tiny)
+    assert ((ours.detach().double() - exact).abs() <= ulp).all()
+    grad = torch.randn_like(x)
+    (ours * grad).sum().backward()
+    assert torch.allclose(x.grad, grad * (1 - ours.detach() ** 2), atol=1e-6)
+    strided = x.detach().t()
+    assert not strided.is_contiguous() and torch.equal(Tanh()(strided), torch.tanh(strided))

@@ -60,3 +60,18 @@ def test_the_network_keeps_its_parameters():
         "mlp_extractor.value_net.0.weight", "mlp_extractor.value_net.0.bias",
         "mlp_extractor.value_net.2.weight", "mlp_extractor.value_net.2.bias",
         "action_net.weight", "action_net.bias", "value_net.weight", "value_net.bias"]
+
+
+def test_the_numba_weight_gradient_is_torchs_sparse_product(monkeypatch):
+    """The first layer's weight gradient by the numba loop equals torch's sparse-times-dense product (the path
+    without numba) to float rounding, padding included (rows of every length, one all zero)."""
+    from training.batched import sparse
+
+    obs = sparse_rows(observations(257, seed=3))
+    grad = torch.randn(257, 24, generator=torch.Generator().manual_seed(4))
+    fast = sparse.weight_gradient(obs.index, obs.value, grad, OBS)
+    monkeypatch.setattr(sparse, "njit", None)
+    reference = sparse.weight_gradient(obs.index, obs.value, grad, OBS)
+    assert fast.shape == reference.shape == (OBS, 24)
+    assert torch.allclose(fast, reference, atol=1e-5)
+    assert not fast[(obs.dense(OBS) == 0).all(0)].any()  # a column no row uses gets no gradient
