@@ -47,6 +47,7 @@ import yaml
 from agents.checkpoint.atomic import write_text
 from agents.checkpoint.format import CheckpointError
 from cli.train_args import build_parser
+from training.batched.parallel import WorkerFailed
 from training.config import ConfigError, as_dict, load_config
 from training.outputs import check_outputs
 from training.rundir import LAST, RunDirError, prepare_run_dir
@@ -92,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
         except CheckpointError as err:
             print(f"rams train: cannot resume: {err}", file=sys.stderr)
             return 2
+        except WorkerFailed as err:  # batched.processes > 1: another learner process stopped
+            print(f"rams train: {err}; {saved(out, run)}\nresume with: {resume_command(argv)}", file=sys.stderr)
+            return 1
         except OSError as err:  # e.g. the disk filled up during training
             print(f"rams train: cannot write {err.filename or 'a file'}: {err.strerror or err}; {saved(out, run)}\n"
                   f"free some space, then resume with: {resume_command(argv)}", file=sys.stderr)

@@ -179,17 +179,18 @@ def test_a_negative_anchor_weight_is_refused():
 
 
 def test_an_anchor_on_some_actions_holds_only_the_decisions_where_they_are_legal():
-    """batched.anchor_actions: the KL is averaged over the decisions where a listed action is legal; the others
-    (and a minibatch without any) add nothing."""
+    """batched.anchor_actions: the KL is summed over the decisions where a listed action is legal (the loss divides
+    by how many); the others (and a minibatch without any) add nothing."""
     from training.batched.learner import anchored_actions
-    from training.batched.ppo import anchor_kl
+    from training.batched.ppo import anchor_kl_sum
 
     log_probs = torch.log(torch.tensor([[0.5, 0.5], [0.9, 0.1], [0.2, 0.8]]))
     reference = torch.log(torch.tensor([[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]))
-    every = anchor_kl(log_probs, reference)
-    second = anchor_kl(log_probs, reference, torch.tensor([False, True, False]))
-    assert second == anchor_kl(log_probs[1:2], reference[1:2]) and every < second
-    assert anchor_kl(log_probs, reference, torch.zeros(3, dtype=torch.bool)) == 0
+    every = anchor_kl_sum(log_probs, reference)
+    second = anchor_kl_sum(log_probs, reference, torch.tensor([False, True, False]))
+    assert second == anchor_kl_sum(log_probs[1:2], reference[1:2]) > 0 and every > second
+    assert anchor_kl_sum(log_probs, reference, torch.zeros(3, dtype=torch.bool)) == 0
+    assert anchor_kl_sum(log_probs[:1], reference[:1]) == 0  # the same policy
     space = SelfPlay("toepen", [TableSpec(4)], BatchedConfig(**TINY), seed=0).source.space
     knock = space.labels.index("knock")
     assert anchored_actions(space, ["knock"]).tolist() == [knock] and anchored_actions(space, []) is None

@@ -114,8 +114,8 @@ def test_resume_continues_steps_league_and_history(tmp_path):
     assert straight.steps == again.steps and all(torch.equal(ours[k], theirs[k]) for k in ours)
 
 
-def test_sigint_stops_at_an_iteration_boundary_and_saves(tmp_path, monkeypatch):
-    out = tmp_path / "run"
+def interrupt_after_an_iteration(monkeypatch) -> None:
+    """Ctrl-C as a user presses it, once the run's first iteration is done."""
     iterate = BatchedRun.iterate
 
     def interrupted(self, bar):
@@ -123,6 +123,11 @@ def test_sigint_stops_at_an_iteration_boundary_and_saves(tmp_path, monkeypatch):
         os.kill(os.getpid(), signal.SIGINT)  # the first signal: finish this iteration, save, exit 130
 
     monkeypatch.setattr(BatchedRun, "iterate", interrupted)
+
+
+def test_sigint_stops_at_an_iteration_boundary_and_saves(tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    interrupt_after_an_iteration(monkeypatch)
     assert train_main([str(_yaml(tmp_path, tiny(out, "total_timesteps=100000"))), "--quiet"]) == 130
     meta, _, _ = load_checkpoint(out / "last.zip")
     assert 0 < meta["steps"] < 100000 and not (out / "results.json").exists()

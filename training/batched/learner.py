@@ -22,6 +22,7 @@ from rams_env.core.actions import with_plays
 from training.batched.arrays import as_arrays, as_tensors
 from training.batched.league import LEARNER, RANDOM, League
 from training.batched.network import ActorCritic, act, act_frozen
+from training.batched.parallel import SOLO, Solo, share, stream_seed, weights_digest
 from training.batched.ppo import UpdateSettings, update
 from training.batched.reward_norm import REWARD_NORMS, TableRewardScale
 from training.batched.rollout import RolloutBuffer
@@ -32,9 +33,9 @@ from training.batched.tables import TableSpec, all_tables
 __all__ = ["BatchedConfig", "SelfPlay", "TableSpec", "all_tables"]
 
 LEAST_SIZES = {"envs_per_table": 1, "rollout_steps": 1, "minibatch_size": 1, "epochs": 1, "snapshots_kept": 1,
-               "scripted_envs_per_table": 0, "scripted_alone_envs_per_table": 0}
-"""Each size's least value: a run cannot do without a self-play deal per table, a rollout or a minibatch; the
-scripted slots' 0 means none."""
+               "scripted_envs_per_table": 0, "scripted_alone_envs_per_table": 0, "processes": 1}
+"""Each size's least value: a run cannot do without a self-play deal per table, a rollout, a minibatch or a
+process; the scripted slots' 0 means none."""
 
 
 @dataclass
@@ -78,6 +79,10 @@ class BatchedConfig:
     # one of them is legal (a refresher's taught choices, e.g. [knock, sniff]); [] = every decision
     reward_norm: str = "none"  # "per_table": each table's rewards divided by the running spread of its deals'
     # payoffs, so tables that pay little weigh as much as those that pay much (reward_norm.py); "none": as they are
+    processes: int = 1  # learner processes, data-parallel (parallel.py): each plays its share of every table's
+    # slots (at least one batched deal of each) and every minibatch's gradient is added over them. On two cores,
+    # 2 (with torch_threads: 1) beats one process of two threads on the clock (docs/training.md, "Both cores").
+    # Results depend on it, as on the seed
     thedinghausen_carry: bool = False  # Fipsen's Thedinghausen: self-play deals start inside a race, its tricks and
     # pot drawn as the reference's random_carry draws them (the Python-engine slots always do); false: at a race's
     # start, how the Fipsen stages before fipsen_race.yaml trained (the default, so their recipes still make them)
@@ -109,21 +114,27 @@ class SelfPlay:
 
     def __init__(self, game: str, tables: list[TableSpec], config: BatchedConfig, seed: int,
                  scripted_tables: list[TableSpec] | None = None,
-                 scripted_alone_tables: list[TableSpec] | None = None) -> None:
+                 scripted_alone_tables: list[TableSpec] | None = None, rank: int = 0) -> None:
         """``scripted_tables`` / ``scripted_alone_tables``: the tables among ``tables`` that get the Python-engine
-        slots of ``scripted`` / ``scripted_alone`` (None: every one; the run resolves the config's lists)."""
+        slots of ``scripted`` / ``scripted_alone`` (None: every one; the run resolves the config's lists).
+        ``rank``: which of ``config.processes`` learner processes this is (parallel.py): it plays its share of the
+        slots with its own random streams; the network's first weights are the seed's in every process."""
         self.game, self.tables, self.config, self.seed = game, list(tables), config, int(seed)
+        self.rank, self.stream = rank, stream_seed(seed, rank)
+        self.group: Solo = SOLO  # the processes' collectives; a run of several sets it once they have all started
         torch.manual_seed(self.seed)  # the network's initial weights
-        scripted = (ScriptedSlots(config.scripted, config.scripted_envs_per_table, scripted_tables),
-                    ScriptedSlots(config.scripted_alone, config.scripted_alone_envs_per_table, scripted_alone_tables,
-                                  lone=True))
-        self.source = VectorTables(game, self.tables, config.envs_per_table, scripted, config.thedinghausen_carry)
-        self.source.reset(self.seed)
+        slots = lambda count: share(count, rank, config.processes)  # noqa: E731
+        scripted = (ScriptedSlots(config.scripted, slots(config.scripted_envs_per_table), scripted_tables),
+                    ScriptedSlots(config.scripted_alone, slots(config.scripted_alone_envs_per_table),
+                                  scripted_alone_tables, lone=True))
+        self.source = VectorTables(game, self.tables, max(1, slots(config.envs_per_table)), scripted,
+                                   config.thedinghausen_carry)  # every process plays a deal of every table
+        self.source.reset(self.stream)
         space = self.source.space
         self.policy = ActorCritic(space.obs_size, space.num_actions, config.net_arch)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=config.learning_rate, eps=1e-5)
-        self.rng = np.random.default_rng(self.seed)
-        self.generator = torch.Generator().manual_seed(self.seed)
+        self.rng = np.random.default_rng(self.stream)
+        self.generator = torch.Generator().manual_seed(self.stream)
         slots, players = self.source.num_slots, self.source.max_players
         self.league = League(config.league, self.source.num_players, self.source.fixed, config.snapshots_kept,
                              config.snapshot_sampling, self.rng)
@@ -141,19 +152,27 @@ class SelfPlay:
 
     # ------------------------------------------------------------------ loop
     def iterate(self) -> dict[str, float]:
-        """One rollout of ``rollout_steps`` steps in every slot, then one PPO update; metrics for TensorBoard."""
+        """One rollout of ``rollout_steps`` steps in every slot, then one PPO update; metrics for TensorBoard.
+        With several processes every one calls it at once: the update, the step count and the rates are theirs
+        together, the league's win rates this process's."""
+        if self.config.processes != self.group.size:
+            raise RuntimeError(f"batched.processes={self.config.processes}: the learner processes have not started "
+                               "(training/batched/parallel.py)")
         start, cpu_start = time.perf_counter(), os.times()
         clock = Clock()
         results = self.rollout(clock)
         self._anneal()
         with clock("update"):
             batch = self.buffer.take(self.config.gamma, self.config.gae_lambda)
-            metrics = update(self.policy, self.optimizer, batch, self.settings, self.generator, self.anchor)
-        self.steps += len(batch)
+            metrics = update(self.policy, self.optimizer, batch, self.settings, self.generator, self.anchor,
+                             self.group)
+        wall = time.perf_counter() - start
+        decisions, cpu = self.group.add(torch.tensor([len(batch), cpu_seconds(cpu_start)], dtype=torch.float64))
+        self.steps += int(decisions)
         self.iterations += 1
-        wall, cpu = time.perf_counter() - start, cpu_seconds(cpu_start)
-        metrics.update(decisions=float(len(batch)), steps_per_s=len(batch) / wall,
-                       steps_per_cpu_s=len(batch) / max(cpu, 1e-9), learning_rate=self.optimizer.param_groups[0]["lr"])
+        metrics.update(decisions=float(decisions), steps_per_s=float(decisions) / wall,
+                       steps_per_cpu_s=float(decisions) / max(float(cpu), 1e-9),
+                       learning_rate=self.optimizer.param_groups[0]["lr"])
         metrics.update({f"time/{part}": seconds / wall for part, seconds in clock.seconds.items()})
         metrics.update(results)
         return metrics
@@ -172,7 +191,7 @@ class SelfPlay:
                 self.buffer.reward(rewards * scale, source.done)
                 for name, values in self.league.end_step(source.rewards, source.done).items():
                     finished[name].append(values)
-        results = summarise(finished, self.league)
+        results = summarise(finished, self.league, self.group)
         if self.reward_norm is not None:
             results.update({"reward_norm/smallest_scale": float(self.reward_norm.scale.min()),
                             "reward_norm/largest_scale": float(self.reward_norm.scale.max())})
@@ -246,7 +265,7 @@ class SelfPlay:
             self.source.load_state(as_arrays(state["deals"]))
             self.buffer.load_state(as_arrays(state["buffer"]))
         else:
-            self.source.reset(self.seed + self.iterations)
+            self.source.reset(self.stream + self.iterations)
             self.buffer.clear()
         self.league.load_state(state["league"], self._empty_net, seats=exact)  # fresh deals: seated afresh
         if self.reward_norm is not None and "reward_norm" in state:  # a state saved without it: estimates afresh
@@ -257,6 +276,32 @@ class SelfPlay:
             self.anchor.load_state_dict(state["anchor"])
         self.rng.bit_generator.state = state["rng"]  # after any fresh draws of the league: generators as saved
         self.generator.set_state(state["generator"])
+
+    # ------------------------------------------------------ other processes
+    def join(self, start) -> None:
+        """A worker process takes process 0's weights, Adam's state and anchor, and its own saved state if the run
+        is resumed (parallel.py ``Start``; its league's snapshots that process 0 held too come from there)."""
+        self.policy.load_state_dict(start.weights)
+        self.optimizer.load_state_dict(start.optimizer)
+        if self.anchor is not None and start.anchor is not None:
+            self.anchor.load_state_dict(start.anchor)
+        if start.state is None:  # a new run, or a resume from a checkpoint saved before the workers started
+            self.steps, self.iterations = start.steps, start.iterations
+            self.league.load_state(start.league, self._empty_net, seats=False)
+            return
+        state = dict(start.state)
+        state["league"] = {**state["league"], "weights": {**start.league["weights"], **state["league"]["weights"]}}
+        if self.anchor is not None:
+            state["anchor"] = start.anchor
+        self.load_state(state)
+
+    def worker_state(self) -> dict:
+        """:meth:`state` for process 0's checkpoint, without what process 0 saves anyway (its anchor, which is this
+        one's); process 0 also drops the league snapshots it holds itself (training/batched/run.py)."""
+        state = self.state()
+        state.pop("anchor", None)
+        state["weights_digest"] = weights_digest(self.policy)
+        return state
 
 
 class Clock:
@@ -284,13 +329,20 @@ def cpu_seconds(since: os.times_result) -> float:
     return (now.user - since.user) + (now.system - since.system)
 
 
-def summarise(finished: dict[str, list[np.ndarray]], league: League) -> dict[str, float]:
-    """Means of the finished deals' learner results, and each kept snapshot's win rate against the learner."""
+def summarise(finished: dict[str, list[np.ndarray]], league: League, group: Solo = SOLO) -> dict[str, float]:
+    """Means of the finished deals' learner results (over every process's deals), and each kept snapshot's win rate
+    against the learner (this process's)."""
     out: dict[str, float] = {}
-    for name, parts in finished.items():
-        values = np.concatenate(parts) if parts else np.zeros(0)
-        out[f"deals_{name}"] = float(len(values))
-        out[f"reward_{name}"] = float(values.mean()) if len(values) else float("nan")
+    values = {name: np.concatenate(parts) if parts else np.zeros(0) for name, parts in finished.items()}
+    if group.size == 1:
+        totals = {name: (float(len(v)), float(v.mean()) if len(v) else float("nan")) for name, v in values.items()}
+    else:  # counts and sums of every process, in one collective
+        summed = group.add(torch.tensor([x for v in values.values() for x in (len(v), v.sum())], dtype=torch.float64))
+        totals = {name: (float(count), float(total / count) if count else float("nan"))
+                  for name, (count, total) in zip(values, summed.view(-1, 2).tolist(), strict=True)}
+    for name, (count, mean) in totals.items():
+        out[f"deals_{name}"] = count
+        out[f"reward_{name}"] = mean
     for ident in league.kept:
         out[f"league/winrate_{ident}"] = league.rates[ident]
     return out

@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from training.batched.network import ActorCritic, entropy, masked_log_probs
+from training.batched.parallel import SOLO, Solo, minibatch_parts
 from training.batched.rollout import Batch
 from training.batched.sparse import sparse_rows
 
@@ -31,79 +32,122 @@ class UpdateSettings:
 
 
 def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, settings: UpdateSettings,
-           generator: torch.Generator, anchor: ActorCritic | None = None) -> dict[str, float]:
+           generator: torch.Generator, anchor: ActorCritic | None = None, group: Solo = SOLO) -> dict[str, float]:
     """``settings.epochs`` passes over ``batch`` in shuffled minibatches; returns the update's metrics.
-    ``anchor``: a frozen policy the loss keeps the learner near (``settings.anchor_coef``), or None."""
+    ``anchor``: a frozen policy the loss keeps the learner near (``settings.anchor_coef``), or None. ``group``: the
+    learner processes (parallel.py); with several, each passes its own batch and every minibatch takes a part of
+    each, so together they take the steps one process would take on all their decisions."""
     tensors = {name: torch.from_numpy(getattr(batch, name)) for name in
                ("mask", "actions", "log_probs", "values", "advantages", "returns")}
     tensors["obs"] = sparse_rows(torch.from_numpy(batch.obs))  # once: every minibatch takes its rows
     if anchor is not None and settings.anchor_coef > 0:  # once too: the anchor is frozen, every epoch reads them
         with torch.no_grad():
             tensors["anchor_log_probs"] = masked_log_probs(anchor.logits(tensors["obs"]), tensors["mask"])
-    totals: dict[str, list[float]] = {}
+    count, rows, totals = minibatch_parts(group.counts(len(batch)), settings.minibatch_size, group.rank)
+    history: dict[str, list[float]] = {}
     stopped = False
     for _ in range(settings.epochs):
         order = torch.randperm(len(batch), generator=generator)
-        for start in range(0, len(batch), settings.minibatch_size):
-            part = {name: t[order[start:start + settings.minibatch_size]] for name, t in tensors.items()}
-            metrics = minibatch_step(policy, optimizer, part, settings)
+        for k in range(count):
+            part = {name: t[order[k * rows:(k + 1) * rows]] for name, t in tensors.items()}
+            metrics = minibatch_step(policy, optimizer, part, settings, group, totals[k])
             for name, value in metrics.items():
-                totals.setdefault(name, []).append(value)
+                history.setdefault(name, []).append(value)
             if settings.target_kl is not None and metrics["approx_kl"] > settings.target_kl:
                 stopped = True
                 break
         if stopped:
             break
-    out = {name: float(np.mean(values)) for name, values in totals.items()}
+    out = {name: float(np.mean(values)) for name, values in history.items()}
     out["explained_variance"] = explained_variance(batch.values, batch.returns)
     out["kl_stop"] = float(stopped)
     return out
 
 
+METRICS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
+"""The per-decision means every minibatch reports (and ``anchor_kl`` with an anchor)."""
+
+
 def minibatch_step(policy: ActorCritic, optimizer: torch.optim.Optimizer, part: dict[str, Any],
-                   settings: UpdateSettings) -> dict[str, float]:
-    """One gradient step on one minibatch: clipped surrogate + value loss - entropy bonus (+ the anchor's KL)."""
+                   settings: UpdateSettings, group: Solo = SOLO, total: int | None = None) -> dict[str, float]:
+    """One gradient step on one minibatch: clipped surrogate + value loss - entropy bonus (+ the anchor's KL).
+    ``total``: the minibatch's decisions over every process (``part`` holds this one's, perhaps none). Every term is
+    a sum over this process's decisions divided by the minibatch's count over all of them, the advantages are
+    normalised by the minibatch's mean and spread over all of them, and the gradients and metrics are added over the
+    processes before the step: the loss of the whole minibatch, whichever process computed which part."""
+    total = len(part["actions"]) if total is None else total
+    anchored = part_rows_anchored(part, settings)
+    stats = group.add(torch.tensor([part["advantages"].double().sum(), part["advantages"].double().pow(2).sum(),
+                                    anchored.sum() if anchored is not None else 0], dtype=torch.float64))
+    held = max(float(stats[2]), 1.0) if anchored is not None else total  # the decisions the anchor's KL covers
+    optimizer.zero_grad(set_to_none=True)
+    sums = torch.zeros(len(METRICS) + 1, dtype=torch.float64)
+    if len(part["actions"]):
+        loss, sums = minibatch_loss(policy, part, settings, stats, total, held)
+        loss.backward()
+    add_gradients(policy, sums, group)
+    torch.nn.utils.clip_grad_norm_(policy.parameters(), MAX_GRAD_NORM)
+    optimizer.step()
+    out = {name: float(value) / total for name, value in zip(METRICS, sums, strict=False)}
+    if "anchor_log_probs" in part:
+        out["anchor_kl"] = float(sums[-1]) / held
+    return out
+
+
+def part_rows_anchored(part: dict[str, Any], settings: UpdateSettings) -> torch.Tensor | None:
+    """The decisions the anchor holds (``batched.anchor_actions``), or None: all of them, or no anchor."""
+    if "anchor_log_probs" not in part or settings.anchored is None:
+        return None
+    return part["mask"][:, settings.anchored].any(-1)
+
+
+def minibatch_loss(policy: ActorCritic, part: dict[str, Any], settings: UpdateSettings, stats: torch.Tensor,
+                   total: int, held: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """This process's share of the minibatch's loss, and its metrics' sums (``METRICS``, then the anchor's KL).
+    ``stats``: the advantages' sum and sum of squares over every process; ``held``: the decisions the anchor's KL
+    is averaged over."""
     logits, values = policy(part["obs"])
     log_probs = masked_log_probs(logits, part["mask"])
     new_log_prob = log_probs.gather(1, part["actions"][:, None]).squeeze(1)
     log_ratio = new_log_prob - part["log_probs"]
     ratio = log_ratio.exp()
-    advantages = part["advantages"]
-    advantages = (advantages - advantages.mean()) / (advantages.std(unbiased=False) + 1e-8)
+    mean = stats[0] / total
+    spread = (stats[1] / total - mean * mean).clamp(min=0).sqrt()
+    advantages = ((part["advantages"] - mean) / (spread + 1e-8)).float()
     policy_loss = torch.max(-advantages * ratio,
-                            -advantages * ratio.clamp(1 - settings.clip, 1 + settings.clip)).mean()
-    value_loss = 0.5 * (values - part["returns"]).pow(2).mean()
-    entropy_mean = entropy(log_probs).mean()
-    loss = policy_loss + settings.vf_coef * value_loss - settings.ent_coef * entropy_mean
-    extra = {}
+                            -advantages * ratio.clamp(1 - settings.clip, 1 + settings.clip)).sum()
+    value_loss = 0.5 * (values - part["returns"]).pow(2).sum()
+    entropy_sum = entropy(log_probs).sum()
+    loss = (policy_loss + settings.vf_coef * value_loss - settings.ent_coef * entropy_sum) / total
+    kl = torch.zeros((), dtype=loss.dtype)
     if "anchor_log_probs" in part:
-        rows = None if settings.anchored is None else part["mask"][:, settings.anchored].any(-1)
-        extra["anchor_kl"] = anchor_kl(log_probs, part["anchor_log_probs"], rows)
-        loss = loss + settings.anchor_coef * extra["anchor_kl"]
-    optimizer.zero_grad(set_to_none=True)
-    loss.backward()
-    torch.nn.utils.clip_grad_norm_(policy.parameters(), MAX_GRAD_NORM)
-    optimizer.step()
+        kl = anchor_kl_sum(log_probs, part["anchor_log_probs"], part_rows_anchored(part, settings))
+        loss = loss + settings.anchor_coef * kl / held
     with torch.no_grad():
-        approx_kl = ((ratio - 1) - log_ratio).mean()  # the low-variance estimator (CleanRL, J. Schulman's blog)
-        clip_fraction = ((ratio - 1).abs() > settings.clip).float().mean()
-    return {"policy_loss": float(policy_loss.detach()), "value_loss": float(value_loss.detach()),
-            "entropy": float(entropy_mean.detach()),
-            "approx_kl": float(approx_kl), "clip_fraction": float(clip_fraction),
-            **{name: float(value.detach()) for name, value in extra.items()}}
+        approx_kl = ((ratio - 1) - log_ratio).sum()  # the low-variance estimator (CleanRL, J. Schulman's blog)
+        clip_fraction = ((ratio - 1).abs() > settings.clip).float().sum()
+    sums = torch.stack([policy_loss, value_loss, entropy_sum, approx_kl, clip_fraction, kl]).detach().double()
+    return loss, sums
 
 
-def anchor_kl(log_probs: torch.Tensor, reference: torch.Tensor, rows: torch.Tensor | None = None) -> torch.Tensor:
-    """Mean KL(policy || anchor) over the minibatch's legal actions: the pull back toward the anchor (AlphaStar's
-    KL to its supervised policy, R-NaD's regularisation toward a fixed policy), so self-play improves on the
-    policy it started from instead of drifting away from what it knew. Illegal actions have probability ~0 under
-    both masked policies and add nothing. ``reference``: the anchor's masked log-probabilities, computed once
-    per update. ``rows`` (bool): the mean over those decisions only (``batched.anchor_actions``; none in the
-    minibatch: 0)."""
+def add_gradients(policy: ActorCritic, sums: torch.Tensor, group: Solo) -> None:
+    """Every process's gradients and metric sums added (one exchange; nothing to add for one process)."""
+    if group.size == 1:
+        return
+    for parameter in policy.parameters():
+        if parameter.grad is None:  # this process had no decision in the minibatch (or none yet reached it)
+            parameter.grad = torch.zeros_like(parameter)
+    group.add_all([*(p.grad for p in policy.parameters()), sums])
+
+
+def anchor_kl_sum(log_probs: torch.Tensor, reference: torch.Tensor, rows: torch.Tensor | None = None) -> torch.Tensor:
+    """KL(policy || anchor) summed over the decisions (``rows``, bool: those only, ``batched.anchor_actions``): the
+    pull back toward the anchor (AlphaStar's KL to its supervised policy, R-NaD's regularisation toward a fixed
+    policy), so self-play improves on the policy it started from instead of drifting away from what it knew. The
+    loss divides it by the decisions it covers. Illegal actions have probability ~0 under both masked policies and
+    add nothing. ``reference``: the anchor's masked log-probabilities, computed once per update."""
     kl = (log_probs.exp() * (log_probs - reference)).sum(-1)
-    if rows is None:
-        return kl.mean()
-    return (kl * rows).sum() / rows.sum().clamp(min=1)
+    return kl.sum() if rows is None else (kl * rows).sum()
 
 
 def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:

@@ -28,7 +28,10 @@ from agents.checkpoint.fit import fit_optimizer, fit_weights
 from agents.checkpoint.format import CheckpointError, load_checkpoint, load_trainer_state, save_checkpoint
 from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult
+from training.batched.arrays import as_tensors
 from training.batched.league import snapshot_id, snapshot_steps
+from training.batched.parallel import SOLO as SOLO_GROUP
+from training.batched.parallel import Start, Workers, weights_digest
 from training.batched.run_eval import evaluate_weights
 from training.batched.run_log import ScalarLog, open_writer
 from training.batched.tables import TableSpec
@@ -59,6 +62,9 @@ class BatchedRun:
                                  config.batched_table_specs("scripted_tables"),
                                  config.batched_table_specs("scripted_alone_tables"))
         self.general = self.sizes() != native_sizes(config.game, self.home)
+        self.workers: Workers | None = None  # the other learner processes while training (batched.processes > 1)
+        self.saved_workers: list[dict[str, Any]] | None = None  # their last states (resumed or gathered): they
+        # start from these, and a checkpoint written once they have stopped holds these
 
     def open_run(self, config: TrainConfig, quiet: bool) -> None:
         """What every run around a learner holds (this one and training/rllib/run.py's): the config, the run
@@ -108,7 +114,31 @@ class BatchedRun:
         target = Path(name) if Path(name).parent != Path(".") else self.out / name
         return save_checkpoint(target, self.meta(), self.selfplay.policy.state_dict(),
                                self.selfplay.optimizer.state_dict() if optimizer else None,
-                               self.selfplay.state() if trainer else None)
+                               self.trainer_state() if trainer else None)
+
+    def trainer_state(self) -> dict[str, Any]:
+        """The learner's state and, while the other learner processes run, theirs (without the league snapshots
+        this process holds too: the same weights, frozen at the same steps)."""
+        state = {**self.selfplay.state(), "processes": self.config.batched.processes}
+        if self.workers is not None:
+            self.saved_workers = self.gather_workers()
+        if self.saved_workers is not None:
+            state["workers"] = self.saved_workers
+        return state
+
+    def gather_workers(self) -> list[dict[str, Any]]:
+        """The other learner processes' states, checked to hold this one's weights bit for bit, without the league
+        snapshots this process holds too."""
+        held = {str(ident) for ident in self.selfplay.league.nets}
+        workers = self.workers.states()
+        ours = weights_digest(self.selfplay.policy)
+        for rank, worker in enumerate(workers, start=1):
+            if worker.pop("weights_digest") != ours:
+                raise RuntimeError(f"learner process {rank}'s weights differ from process 0's (a bug: the "
+                                   "processes take the same steps from the same weights)")
+            weights = worker["league"]["weights"]
+            worker["league"]["weights"] = {key: value for key, value in weights.items() if key not in held}
+        return workers
 
     def save_snapshot(self, path: str | Path, steps: int) -> Path:
         """The league snapshot frozen when the run crossed ``steps``, weights only, at ``path``: how a point of
@@ -145,6 +175,12 @@ class BatchedRun:
         trainer = load_trainer_state(path)
         if trainer is None or optimizer is None:
             raise CheckpointError(path, "not a batched run's last.zip (no optimizer or trainer state)")
+        processes = int(trainer.pop("processes", 1))
+        if processes != self.config.batched.processes:
+            raise CheckpointError(path, f"it was trained by {processes} learner process(es), this run has "
+                                        f"batched.processes={self.config.batched.processes}: resume with --set "
+                                        f"batched.processes={processes}")
+        self.saved_workers = trainer.pop("workers", None)
         fit_weights(self.selfplay.policy, state, path)
         fit_optimizer(self.selfplay.optimizer, optimizer, path)
         try:
@@ -202,18 +238,45 @@ class BatchedRun:
         self.open_log()
         bar = tqdm(total=cfg.total_timesteps, initial=min(self.steps, cfg.total_timesteps), unit="step",
                    desc=f"training {cfg.game}", disable=self.quiet, dynamic_ncols=True)
-        with armed(stop):
-            try:
-                while self.steps < cfg.total_timesteps and not (stop is not None and stop.requested):
-                    self.iterate(bar)
-            finally:
-                bar.close()
-        save_at_end(stop, self.checkpoint, lambda: self.checkpointed)
+        orderly = False
+        try:
+            self.start_workers()
+            with armed(stop):
+                try:
+                    while self.steps < cfg.total_timesteps and not (stop is not None and stop.requested):
+                        self.iterate(bar)
+                finally:
+                    bar.close()
+            orderly = True
+            save_at_end(stop, self.checkpoint, lambda: self.checkpointed)
+        finally:
+            self.stop_workers(orderly)
+
+    def start_workers(self) -> None:
+        """With ``batched.processes`` > 1: the other learner processes, from this one's weights, Adam's state and
+        league (and each its own saved state on a resume); training/batched/parallel.py."""
+        size = self.config.batched.processes
+        if size == 1 or self.workers is not None:
+            return
+        selfplay, saved = self.selfplay, self.saved_workers or [None] * (size - 1)
+        anchor = selfplay.anchor.state_dict() if selfplay.anchor is not None else None
+        league = as_tensors(selfplay.league.state())
+        starts = [Start(self.config, self.tables, selfplay.policy.state_dict(), selfplay.optimizer.state_dict(),
+                        league, selfplay.steps, selfplay.iterations, anchor, state) for state in saved]
+        self.workers = Workers(size, starts)
+        selfplay.group = self.workers.group
+
+    def stop_workers(self, orderly: bool) -> None:
+        """The other learner processes leave (at once if training ended in an error)."""
+        if self.workers is not None:
+            workers, self.workers = self.workers, None
+            workers.stop(orderly)
+            self.selfplay.group = SOLO_GROUP
 
     def iterate(self, bar: tqdm) -> None:
         """One rollout and update, its metrics logged; then the snapshots, evaluations and checkpoints due."""
         cfg, before = self.config, self.steps
-        metrics = self.selfplay.iterate()
+        metrics = self.selfplay.iterate() if self.workers is None else self.workers.iterate(self.selfplay)
         for key, value in metrics.items():
             self.log.record(f"train/{key}", value)
         bar.update(min(self.steps, bar.total) - bar.n)
