@@ -62,6 +62,12 @@ class RLlibRun(BatchedRun):
         """RLlib's modules start from their own initial weights (``batched.init_from`` is the batched learner's)."""
         return None
 
+    def start_workers(self) -> None:
+        """Ray runs RLlib's own env runners and learners (``batched.processes`` is the batched learner's)."""
+
+    def stop_workers(self, orderly: bool) -> None:
+        """Ray's env runners and learners stay up until the run closes."""
+
     def weights(self) -> dict[str, Any]:
         """The learner module's weights (``net.`` + rams' state_dict names)."""
         return self.algo.learner_group.get_weights(module_ids=[LEARNER])[LEARNER]
