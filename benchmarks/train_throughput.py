@@ -16,14 +16,18 @@ The trainers (``--trainers``, default Toepen): ``rams train``'s SB3 path (traini
 ``configs/train/<game>.yaml``: MaskablePPO in one seat, the config's opponent pool, one thread) and the batched
 trainer (training/batched/) of each ``--batched-configs`` file (default the game's ``<game>_batched.yaml`` and,
 for Toepen, ``quick.yaml``), all its deals at ``rams train``'s table (``tables=default``), at each of
-``--batched-threads`` (default 1 and 2), beside the same Leduc learner. Each row's name says its config, deals,
-network and threads. The rows count learner decisions per CPU-second of this process (``os.times()``: user +
-system, children too) and per wall second; each batched row reports ``batched / reference`` against Leduc and
-``rams train``: the ratio of the medians and the per-round ratios (the issue's target: >= 10x, per CPU-second).
+``--batched-threads`` (default 1 and 2) and each ``--batched-precisions`` (default ``auto``; ``float32 bfloat16``:
+the dense layers' gradient products both ways, training/batched/precision.py), beside the same Leduc learner.
+Each row's name says its config, deals, network and threads. The rows count learner decisions per CPU-second
+of this process (``os.times()``: user + system, children too) and per wall second; each batched row reports
+``batched / reference`` against Leduc and ``rams train``: the ratio of the medians and the per-round ratios (the
+issue's target: >= 10x, per CPU-second).
 
     python benchmarks/train_throughput.py                      # 3 rounds of 4096 steps each
     python benchmarks/train_throughput.py --games toepen --rounds 2 --json out.json
     python benchmarks/train_throughput.py --games --trainers toepen --rounds 1   # the trainers' ratios only
+    python benchmarks/train_throughput.py --games --trainers toepen --batched-configs toepen_batched \
+        --batched-threads 1 --batched-precisions float32 bfloat16 --batched-factor 10   # the precisions' ratio
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 import rams_env
 from agents.random_agent import RandomAgent
 from evaluation.throughput import measured_code
+from training.batched.precision import GRADIENT_PRECISIONS, gradient_dtype
 from training.single_seat import SingleSeatEnv
 
 PEER = "leduc_holdem_v4"
@@ -184,8 +189,11 @@ def trainer_contenders(game: str, args: argparse.Namespace, folder: str) -> dict
             continue
         selfplay, label = batched_learner(path, folder)
         for threads in args.batched_threads:
-            contenders[f"{BATCHED} {label} {threads}t"] = (iterations(selfplay), threads,
-                                                          args.steps * args.batched_factor)
+            for precision in args.batched_precisions:
+                dtype = gradient_dtype(precision)
+                grads = f" {str(dtype).removeprefix('torch.')} grads" * (len(args.batched_precisions) > 1)
+                contenders[f"{BATCHED} {label} {threads}t{grads}"] = (iterations(selfplay, dtype), threads,
+                                                                     args.steps * args.batched_factor)
     for advance, threads, _ in contenders.values():  # warm-up (numba, first rollout) outside the timing
         torch.set_num_threads(threads)
         advance()
@@ -196,9 +204,11 @@ BATCHED = "batched"
 """The first word of the batched trainer's rows."""
 
 
-def iterations(selfplay) -> Callable[[], int]:
-    """One call: one iteration of the batched learner (rollout and update); returns the decisions learned."""
+def iterations(selfplay, dtype: torch.dtype) -> Callable[[], int]:
+    """One call: one iteration of the batched learner (rollout and update) with its dense layers' gradient products
+    in ``dtype`` (training/batched/precision.py); returns the decisions learned."""
     def advance() -> int:
+        selfplay.policy.set_gradient_dtype(dtype)
         before = selfplay.steps
         selfplay.iterate()
         return selfplay.steps - before
@@ -284,6 +294,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "is skipped): {game}_batched quick")
     parser.add_argument("--batched-threads", type=int, nargs="*", default=[1, 2],
                         help="torch threads of the batched rows, one row each (1 2)")
+    parser.add_argument("--batched-precisions", nargs="*", default=["auto"], choices=list(GRADIENT_PRECISIONS),
+                        help="batched.gradient_precision of the batched rows, one row each, sharing one learner "
+                             "(auto; e.g. float32 bfloat16 for the two side by side)")
     parser.add_argument("--batched-factor", type=int, default=20,
                         help="the batched trainer's steps per round, in multiples of --steps (20)")
     parser.add_argument("--steps", type=int, default=4096, help="learner steps per contender per round (4096)")

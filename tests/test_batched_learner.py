@@ -128,6 +128,20 @@ def test_reward_norm_is_validated():
         load_config(None, ["trainer=batched", "batched.reward_norm=per_seat"])
 
 
+def test_gradient_precision_is_validated_and_reaches_every_dense_layer():
+    from training.batched.precision import Linear
+    from training.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match="batched.gradient_precision='fp16': one of auto, float32, bfloat16"):
+        load_config(None, ["trainer=batched", "batched.gradient_precision=fp16"])
+    config = BatchedConfig(envs_per_table=4, rollout_steps=4, minibatch_size=64, net_arch=[16],
+                           gradient_precision="bfloat16")
+    learner = SelfPlay("toepen", [TableSpec(3)], config, seed=0)
+    layers = [m for m in learner.policy.modules() if isinstance(m, Linear)]
+    assert len(layers) == 4 and {layer.gradient_dtype for layer in layers} == {torch.bfloat16}
+    assert 0 < learner.iterate()["value_loss"] < np.inf  # an update runs with them
+
+
 @pytest.mark.parametrize("override, message", [
     ("batched.envs_per_table=0", "batched.envs_per_table=0: a whole number >= 1"),
     ("batched.minibatch_size=-5", "batched.minibatch_size=-5: a whole number >= 1"),

@@ -66,7 +66,7 @@ def test_act_returns_the_log_probability_of_the_action_taken():
 def test_tanh_is_torchs_to_a_unit_in_the_last_place_with_its_gradient():
     """The network's Tanh (numpy's, for speed) against torch's: values within one float32 unit in the last
     place of the exact tanh, the same gradient; a tensor numpy cannot take (non-contiguous) takes torch's."""
-    from training.batched.network import Tanh
+    from training.batched.elementwise import Tanh
 
     x = (torch.randn(300, 64, generator=torch.Generator().manual_seed(5)) * 4).requires_grad_()
     ours, exact = Tanh()(x), torch.tanh(x.detach().double())
@@ -77,3 +77,25 @@ def test_tanh_is_torchs_to_a_unit_in_the_last_place_with_its_gradient():
     assert torch.allclose(x.grad, grad * (1 - ours.detach() ** 2), atol=1e-6)
     strided = x.detach().t()
     assert not strided.is_contiguous() and torch.equal(Tanh()(strided), torch.tanh(strided))
+
+
+def test_exp_is_within_two_ulps_with_its_gradient_at_masked_log_probs():
+    """``elementwise.exp`` (numpy's: torch's leaves its vector path at masked log-probabilities) against the exact
+    exp: within two float32 ulps (torch's is correctly rounded, numpy's float32 exp within 1.7 eps), exactly 0 at
+    ``MASKED_LOGIT``, the gradient ``grad * exp``; entropy unchanged."""
+    from agents.checkpoint_agent import MASKED_LOGIT
+    from training.batched.elementwise import exp
+
+    generator = torch.Generator().manual_seed(6)
+    mask = torch.rand(200, 30, generator=generator) < 0.4
+    mask[:, 0] = True
+    log_probs = masked_log_probs(torch.randn(200, 30, generator=generator) * 3, mask).requires_grad_()
+    ours, exact = exp(log_probs), torch.exp(log_probs.detach().double())
+    ulp = torch.finfo(torch.float32).eps * exact.clamp(min=torch.finfo(torch.float32).tiny)
+    assert ((ours.detach().double() - exact).abs() <= 2 * ulp).all()
+    assert (log_probs[~mask] <= MASKED_LOGIT / 2).all() and (ours[~mask] == 0).all()
+    grad = torch.randn_like(log_probs)
+    (ours * grad).sum().backward()
+    assert torch.allclose(log_probs.grad, grad * ours.detach())
+    torch_entropy = -(log_probs.detach().exp() * log_probs.detach()).sum(-1)
+    assert torch.allclose(entropy(log_probs.detach()), torch_entropy, rtol=1e-6, atol=1e-6)

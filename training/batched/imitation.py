@@ -50,6 +50,7 @@ from evaluation.ceiling import Searcher
 from rams_env.core.actions import with_plays
 from rams_env.core.game import Game
 from rams_env.core.general import GeneralSpace, Table
+from training.batched.elementwise import exp
 from training.batched.network import ActorCritic, masked_log_probs
 from training.batched.sparse import SparseObs, sparse_rows
 from training.batched.tables import TableSpec
@@ -333,7 +334,7 @@ class OwnChoices(NamedTuple):
         Learning without Forgetting (Li and Hoiem, 2016) on the decisions the teacher does not teach."""
         logits, values = policy(dense(self.observations[index]))
         now, before, mask = masked_log_probs(logits, self.masks[index]), self.log_probs[index], self.masks[index]
-        kl = torch.where(mask, before.exp() * (before - now), torch.zeros_like(now)).sum(-1).mean()
+        kl = torch.where(mask, exp(before) * (before - now), torch.zeros_like(now)).sum(-1).mean()
         return kl + value_coef * torch.nn.functional.mse_loss(values, self.values[index])
 
     def flips(self, policy: ActorCritic, index: torch.Tensor) -> float:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import torch
 from torch import nn
 
 from agents.checkpoint_agent import MASKED_LOGIT
+from training.batched.elementwise import Tanh, exp
+from training.batched.precision import Linear
 from training.batched.sparse import SparseObs, sparse_linear
 
 HIDDEN_GAIN = math.sqrt(2)
@@ -24,45 +25,11 @@ ACTION_GAIN = 0.01
 VALUE_GAIN = 1.0
 
 
-class NumpyTanh(torch.autograd.Function):
-    """tanh by numpy's vectorised loop, its gradient by torch's ``tanh_backward`` (1 - tanh^2)."""
-
-    @staticmethod
-    def forward(ctx, x: torch.Tensor) -> torch.Tensor:
-        out = torch.empty_like(x)
-        np.tanh(x.detach().numpy(), out=out.numpy())
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad: torch.Tensor) -> torch.Tensor:
-        (out,) = ctx.saved_tensors
-        return torch.ops.aten.tanh_backward(grad, out)
-
-
-class Tanh(nn.Tanh):
-    """``nn.Tanh`` with the same results to a unit in the last place, 5-7 times faster on the CPU.
-
-    torch's CPU tanh is correctly rounded and costs about 3 ns an element (torch 2.13, AVX-512): 10-12% of a
-    general network's update, more than its 256-wide matrix products' biases and activations together. numpy's
-    is within one unit in the last place (tests/test_batched_network.py) at 0.4 ns. Other tensors (a GPU's, a
-    non-contiguous or half-precision one) take torch's tanh. A module without parameters: state dicts and SB3's
-    layer indices are unchanged."""
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if x.device.type == "cpu" and x.dtype in NUMPY_TANH_DTYPES and x.is_contiguous():
-            return NumpyTanh.apply(x)
-        return torch.tanh(x)
-
-
-NUMPY_TANH_DTYPES = (torch.float32, torch.float64)
-
-
 def mlp(sizes: list[int]) -> nn.Sequential:
     """Linear layers with Tanh after each, as SB3's ``MlpExtractor`` builds them (indices 0, 2, 4 ...)."""
     layers: list[nn.Module] = []
     for fan_in, fan_out in zip(sizes[:-1], sizes[1:], strict=True):
-        layers += [nn.Linear(fan_in, fan_out), Tanh()]
+        layers += [Linear(fan_in, fan_out), Tanh()]
     return nn.Sequential(*layers)
 
 
@@ -83,9 +50,15 @@ class ActorCritic(nn.Module):
         self.obs_size, self.num_actions, self.net_arch = int(obs_size), int(num_actions), list(net_arch)
         last = self.net_arch[-1] if self.net_arch else self.obs_size
         self.mlp_extractor = MlpExtractor(self.obs_size, self.net_arch)
-        self.action_net = nn.Linear(last, self.num_actions)
-        self.value_net = nn.Linear(last, 1)
+        self.action_net = Linear(last, self.num_actions)
+        self.value_net = Linear(last, 1)
         self._init_weights()
+
+    def set_gradient_dtype(self, dtype: torch.dtype) -> None:
+        """The dtype of every dense layer's gradient products (precision.py; float32 as built)."""
+        for layer in self.modules():
+            if isinstance(layer, Linear):
+                layer.gradient_dtype = dtype
 
     def _init_weights(self) -> None:
         for module, gain in ((self.mlp_extractor, HIDDEN_GAIN), (self.action_net, ACTION_GAIN),
@@ -134,7 +107,7 @@ def sample(log_probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
 
 def entropy(log_probs: torch.Tensor) -> torch.Tensor:
     """Entropy per row; illegal actions have probability 0 and add nothing."""
-    return -(log_probs.exp() * log_probs).sum(-1)
+    return -(exp(log_probs) * log_probs).sum(-1)
 
 
 def act(policy: ActorCritic, obs: torch.Tensor | SparseObs, mask: torch.Tensor,

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from training.batched.elementwise import exp
 from training.batched.network import ActorCritic, entropy, masked_log_probs
 from training.batched.parallel import SOLO, Solo, minibatch_parts
 from training.batched.rollout import Batch
@@ -146,7 +147,7 @@ def anchor_kl_sum(log_probs: torch.Tensor, reference: torch.Tensor, rows: torch.
     policy), so self-play improves on the policy it started from instead of drifting away from what it knew. The
     loss divides it by the decisions it covers. Illegal actions have probability ~0 under both masked policies and
     add nothing. ``reference``: the anchor's masked log-probabilities, computed once per update."""
-    kl = (log_probs.exp() * (log_probs - reference)).sum(-1)
+    kl = (exp(log_probs) * (log_probs - reference)).sum(-1)
     return kl.sum() if rows is None else (kl * rows).sum()
 
 

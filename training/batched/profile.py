@@ -26,10 +26,11 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--net-arch", default="[128, 128]", help="hidden layers, JSON list")
     parser.add_argument("--iterations", type=int, default=4)
+    parser.add_argument("--gradient-precision", default="auto", help="auto, float32 or bfloat16 (precision.py)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     config = BatchedConfig(envs_per_table=args.envs, epochs=args.epochs,
-                           net_arch=json.loads(args.net_arch))
+                           net_arch=json.loads(args.net_arch), gradient_precision=args.gradient_precision)
     learner = SelfPlay(args.game, [TableSpec(args.players)], config, seed=0)
     learner.iterate()
     learner.snapshot()
