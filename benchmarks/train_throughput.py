@@ -21,7 +21,7 @@ the dense layers' gradient products both ways, training/batched/precision.py), b
 Each row's name says its config, deals, network and threads. The rows count learner decisions per CPU-second
 of this process (``os.times()``: user + system, children too) and per wall second; each batched row reports
 ``batched / reference`` against Leduc and ``rams train``: the ratio of the medians and the per-round ratios (the
-issue's target: >= 10x, per CPU-second).
+issue's target: >= 10x, per CPU-second). With ``--batched-threads 1`` the process runs pinned to one core.
 
     python benchmarks/train_throughput.py                      # 3 rounds of 4096 steps each
     python benchmarks/train_throughput.py --games toepen --rounds 2 --json out.json
@@ -49,7 +49,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 import rams_env
 from agents.random_agent import RandomAgent
-from evaluation.throughput import measured_code
+from evaluation.throughput import measured_code, pin_one_core
 from training.batched.precision import GRADIENT_PRECISIONS, gradient_dtype
 from training.single_seat import SingleSeatEnv
 
@@ -309,6 +309,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
     print(measured_code(), flush=True)
+    if max(args.batched_threads, default=1) == 1:  # every row runs one thread: all of them on one core
+        print(f"pinned to core {pin_one_core()}", flush=True)
     out = run(args) if args.games else {"settings": vars(args), "results": {}}
     if args.games:
         print(f"{'environment':18} {'learner steps/s':>16} {'leduc / this':>13} {'per round':>10}"

@@ -65,9 +65,16 @@ def test_the_network_sets_every_dense_layer_and_keeps_its_state_dict():
     assert ActorCritic(40, 9, [32]).action_net.gradient_dtype == torch.float32  # a new network: float32
 
 
-def test_precision_choices():
+def test_precision_choices(monkeypatch):
     assert gradient_dtype("float32") == torch.float32 and gradient_dtype("bfloat16") == torch.bfloat16
-    assert gradient_dtype("auto") in (torch.float32, torch.bfloat16)
+    for avx512_bf16, amx, expected in ((False, False, torch.float32), (True, False, torch.bfloat16),
+                                       (False, True, torch.bfloat16)):
+        monkeypatch.setattr(torch.cpu, "_is_avx512_bf16_supported", lambda value=avx512_bf16: value)
+        monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda value=amx: value)
+        assert gradient_dtype("auto") == expected
+    monkeypatch.delattr(torch.cpu, "_is_avx512_bf16_supported")  # a torch without the check: float32, no error
+    monkeypatch.delattr(torch.cpu, "_is_amx_tile_supported")
+    assert gradient_dtype("auto") == torch.float32
     with pytest.raises(ValueError, match="gradient_precision='half'.*auto, float32, bfloat16"):
         gradient_dtype("half")
     assert GRADIENT_PRECISIONS[0] == "auto"
