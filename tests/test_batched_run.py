@@ -158,11 +158,19 @@ def league_steps(out: Path) -> int:
 
 @pytest.mark.parametrize("args, words", [
     (["--snapshot", "400"], "give --export PATH.zip too"),
-    (["--snapshot", "400", "--export", "x.zip", "--set", "trainer=sb3"], "this config's trainer is sb3"),
+    (["--snapshot", "400", "--export", "x.zip", "--set", "trainer=sb3"],
+     "batched.envs_per_table: the batched trainer's setting, and this run's trainer is sb3"),
     (["--snapshot", "500", "--export", "x.zip"], "500 is not one")])
 def test_a_snapshot_export_that_cannot_work_is_refused_before_training(tmp_path, capsys, args, words):
     code = train_main([str(_yaml(tmp_path, tiny(tmp_path / "run"))), "--quiet", *args])
     assert code == 2 and words in capsys.readouterr().err and not (tmp_path / "run" / "last.zip").exists()
+
+
+def test_a_snapshot_export_of_an_sb3_run_is_refused_before_training(tmp_path, capsys):
+    code = train_main([str(ROOT / "configs/train/toepen.yaml"), "--quiet", "--set", f"out_dir={tmp_path / 'run'}",
+                       "--snapshot", "400", "--export", "x.zip"])
+    assert code == 2 and "this config's trainer is sb3" in capsys.readouterr().err
+    assert not (tmp_path / "run" / "last.zip").exists()
 
 
 def test_resumed_run_refuses_another_network(tmp_path):

@@ -27,6 +27,10 @@ def test_sparse_rows_round_trip_and_padding():
     assert sparse.index.shape == sparse.value.shape == (9, int((obs != 0).sum(1).max()))
     assert torch.equal(sparse.dense(OBS), obs)
     assert torch.equal(sparse[2:5].dense(OBS), obs[2:5])
+    rows = torch.tensor([7, 2, 2, 0])  # a minibatch's draw: any order, repeats
+    assert torch.equal(sparse.index_select(0, rows).dense(OBS), obs[rows])
+    with pytest.raises(ValueError, match="dim 0"):
+        sparse.index_select(1, rows)
     assert not sparse.value[0].any()  # an all-zero row is padding only
 
 
@@ -63,15 +67,27 @@ def test_the_network_keeps_its_parameters():
 
 
 def test_the_numba_weight_gradient_is_torchs_sparse_product(monkeypatch):
-    """The first layer's weight gradient by the numba loop equals torch's sparse-times-dense product (the path
-    without numba) to float rounding, padding included (rows of every length, one all zero)."""
+    """The first layer's weight and bias gradients by the numba loop equal torch's sparse-times-dense product and
+    column sums (the path without numba) to float rounding, padding included (rows of every length, one all zero)."""
     from training.batched import sparse
 
     obs = sparse_rows(observations(257, seed=3))
     grad = torch.randn(257, 24, generator=torch.Generator().manual_seed(4))
-    fast = sparse.weight_gradient(obs.index, obs.value, grad, OBS)
+    other = torch.randn(257, 5, generator=torch.Generator().manual_seed(5))  # a second layer, read in the same pass
+    (fast, fast_other), (fast_bias, fast_other_bias) = sparse.weight_gradients(obs.index, obs.value, (grad, other), OBS)
     monkeypatch.setattr(sparse, "njit", None)
-    reference = sparse.weight_gradient(obs.index, obs.value, grad, OBS)
-    assert fast.shape == reference.shape == (OBS, 24)
+    (reference, reference_other), (reference_bias, _) = sparse.weight_gradients(obs.index, obs.value, (grad, other),
+                                                                                 OBS)
+    assert torch.allclose(fast_other, reference_other, atol=1e-5) and torch.allclose(fast_other_bias, other.sum(0))
+    assert fast.shape == reference.shape == (OBS, 24) and fast_bias.shape == reference_bias.shape == (24,)
     assert torch.allclose(fast, reference, atol=1e-5)
+    assert torch.allclose(fast_bias, grad.sum(0), atol=1e-5) and torch.allclose(reference_bias, grad.sum(0))
     assert not fast[(obs.dense(OBS) == 0).all(0)].any()  # a column no row uses gets no gradient
+
+
+def test_the_indices_are_int32_and_every_consumer_reads_them():
+    """int32 column indices halve what a minibatch gathers; ``dense`` (scatter_add wants int64) and the rollout
+    buffer's saved state (tests/test_batched_rollout.py round-trips it) read them."""
+    sparse = sparse_rows(observations(9))
+    assert sparse.index.dtype == torch.int32 and sparse.value.dtype == torch.float32
+    assert torch.equal(sparse.dense(OBS), observations(9))

@@ -85,6 +85,20 @@ def test_a_size_or_rate_given_as_true_or_false_is_refused_by_name(override):
     load_config(None, ["trainer=batched", f"{key}=2"])  # the same key with a number loads
 
 
+@pytest.mark.parametrize(("trainer", "override", "key"), [
+    ("rllib", "batched.gradient_precision=float32", "batched.gradient_precision"),  # RLlib trains in float32
+    ("sb3", "batched.net_arch=[64]", "batched.net_arch"),
+    ("batched", "rllib.num_env_runners=3", "rllib.num_env_runners"),
+])
+def test_another_trainers_setting_is_refused_not_ignored(trainer, override, key):
+    """A section the run's trainer never reads must not look as if it took effect; left at its defaults it loads
+    (quick.yaml's batched section as written, say, under ``--set trainer=sb3``)."""
+    with pytest.raises(ConfigError, match=rf"^{key.replace('.', '[.]')}: the .* trainer's setting, and this run's "
+                                          rf"trainer is {trainer}"):
+        load_config(ROOT / "configs/train/quick.yaml", [f"trainer={trainer}", override])
+    assert load_config(ROOT / "configs/train/quick.yaml", [f"trainer={trainer}"]).trainer == trainer
+
+
 def test_a_config_extends_another_beside_it_section_by_section(tmp_path):
     (tmp_path / "base.yaml").write_text("game: tippen\nseed: 3\nppo: {learning_rate: 0.01, n_epochs: 2}\n")
     (tmp_path / "mid.yaml").write_text("extends: base.yaml\nseed: 5\nppo: {n_epochs: 7}\n")

@@ -216,6 +216,22 @@ class TrainConfig:
                     raise ConfigError(f"{name}: {err}") from None
         if self.trainer == "rllib" and self.snapshot_sampling != "recent":
             raise ConfigError("snapshot_sampling: the rllib trainer's snapshots are drawn by the recent rule only")
+        self._validate_other_trainers_sections()
+
+    def _validate_other_trainers_sections(self) -> None:
+        """A ``batched`` or ``rllib`` section that sets anything while another trainer runs is refused: that trainer
+        would train without it (RLlib's modules in float32 whatever ``batched.gradient_precision`` says, say)."""
+        for name, section in LAZY_SECTIONS.items():
+            settings = getattr(self, name)
+            if name == self.trainer or settings is None:
+                continue
+            defaults = section()()
+            unused = [f.name for f in dataclasses.fields(settings)
+                      if getattr(settings, f.name) != getattr(defaults, f.name)]
+            if unused:
+                raise ConfigError(f"{name}.{unused[0]}: the {name} trainer's setting, and this run's trainer is "
+                                  f"{self.trainer} (it would train without {', '.join(f'{name}.{k}' for k in unused)}"
+                                  f"): --set trainer={name}, or drop the {name} section")
 
     def batched_table_specs(self, key: str) -> list | None:
         """``batched.<key>`` (``scripted_tables``, ``scripted_alone_tables``) as table specs: the tables that get
