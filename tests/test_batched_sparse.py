@@ -87,7 +87,7 @@ def test_the_numba_weight_gradient_is_torchs_sparse_product(monkeypatch):
 
 def test_the_indices_are_int32_and_every_consumer_reads_them():
     """int32 column indices halve what a minibatch gathers; ``dense`` (scatter_add wants int64) and the rollout
-    buffer's saved state (tests/test_batched_rollout.py round-trips it) read them."""
+    buffer's saved state (tests/test_batched_learner.py round-trips it) read them."""
     sparse = sparse_rows(observations(9))
     assert sparse.index.dtype == torch.int32 and sparse.value.dtype == torch.float32
     assert torch.equal(sparse.dense(OBS), observations(9))
