@@ -56,6 +56,33 @@ def test_sparse_forward_and_gradients_equal_the_dense_ones(arch):
         assert torch.allclose(grad, s_grads[name], atol=1e-5), name
 
 
+@pytest.mark.parametrize("arch", [[16, 8], [12], []])
+@pytest.mark.parametrize("as_sparse", [False, True])
+@pytest.mark.parametrize("policy_rows", [20, 0])
+def test_the_policy_tower_over_the_leading_rows_is_it_over_those_rows_alone(arch, as_sparse, policy_rows):
+    """``forward(obs, policy_rows=k)``: the logits of the first ``k`` rows, the values of all, and the gradients of
+    a loss on them, equal those of the whole forward with the other rows' logits left out."""
+    torch.manual_seed(2)
+    net = ActorCritic(OBS, ACTIONS, arch)
+    obs = observations(33, seed=5)
+    inputs = sparse_rows(obs) if as_sparse else obs
+    results = []
+    for rows in (policy_rows, None):
+        net.zero_grad()
+        logits, values = net(inputs, policy_rows=rows)
+        assert len(logits) == (33 if rows is None else policy_rows)  # the other rows not computed at all
+        logits = logits[:policy_rows]
+        (logits.pow(2).sum() + logits[:, 1].sum() + values.pow(2).sum()).backward()
+        results.append((logits.detach(), values.detach(),
+                        {name: p.grad.clone() for name, p in net.named_parameters() if p.grad is not None}))
+    (logits, values, grads), (reference, reference_values, reference_grads) = results
+    assert values.shape == (33,)
+    assert torch.allclose(logits, reference, atol=1e-6) and torch.allclose(values, reference_values, atol=1e-6)
+    assert grads.keys() == reference_grads.keys()
+    for name, grad in reference_grads.items():
+        assert torch.allclose(grads[name], grad, atol=1e-5), name
+
+
 def test_the_network_keeps_its_parameters():
     net = ActorCritic(OBS, ACTIONS, [16, 8])
     assert [k for k in net.state_dict()] == [
@@ -68,17 +95,21 @@ def test_the_network_keeps_its_parameters():
 
 def test_the_numba_weight_gradient_is_torchs_sparse_product(monkeypatch):
     """The first layer's weight and bias gradients by the numba loop equal torch's sparse-times-dense product and
-    column sums (the path without numba) to float rounding, padding included (rows of every length, one all zero)."""
+    column sums (the path without numba) to float rounding, padding included (rows of every length, one all zero),
+    for a layer over every row and one over the leading rows."""
     from training.batched import sparse
 
     obs = sparse_rows(observations(257, seed=3))
     grad = torch.randn(257, 24, generator=torch.Generator().manual_seed(4))
-    other = torch.randn(257, 5, generator=torch.Generator().manual_seed(5))  # a second layer, read in the same pass
+    other = torch.randn(100, 5, generator=torch.Generator().manual_seed(5))  # a second layer, read in the same pass
+    # over the first 100 rows only (the policy tower in the update: the decisions with a choice, ppo.py)
     (fast, fast_other), (fast_bias, fast_other_bias) = sparse.weight_gradients(obs.index, obs.value, (grad, other), OBS)
     monkeypatch.setattr(sparse, "njit", None)
     (reference, reference_other), (reference_bias, _) = sparse.weight_gradients(obs.index, obs.value, (grad, other),
                                                                                  OBS)
-    assert torch.allclose(fast_other, reference_other, atol=1e-5) and torch.allclose(fast_other_bias, other.sum(0))
+    assert fast_other.shape == reference_other.shape == (OBS, 5)
+    assert torch.allclose(fast_other, reference_other, atol=1e-5)
+    assert torch.allclose(fast_other_bias, other.sum(0), atol=1e-5)
     assert fast.shape == reference.shape == (OBS, 24) and fast_bias.shape == reference_bias.shape == (24,)
     assert torch.allclose(fast, reference, atol=1e-5)
     assert torch.allclose(fast_bias, grad.sum(0), atol=1e-5) and torch.allclose(reference_bias, grad.sum(0))

@@ -68,11 +68,15 @@ class ActorCritic(nn.Module):
                     nn.init.orthogonal_(layer.weight, gain=gain)
                     nn.init.zeros_(layer.bias)
 
-    def forward(self, obs: torch.Tensor | SparseObs) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, obs: torch.Tensor | SparseObs,
+                policy_rows: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Unmasked action logits ``(N, A)`` and state values ``(N,)``; ``obs`` dense or as its non-zero
-        entries (training/batched/sparse.py: the same numbers, the first layers computed from those only)."""
+        entries (training/batched/sparse.py: the same numbers, the first layers computed from those only).
+        ``policy_rows``: the logits of the first so many rows only (``(policy_rows, A)``), the values of all: the
+        update's decisions with one legal action come last, and their policy has nothing to learn (ppo.py)."""
         towers = self.mlp_extractor.policy_net, self.mlp_extractor.value_net
-        policy, value = (self.hidden(tower, first) for tower, first in zip(towers, self.first(obs, towers),
+        rows = [len(obs) if policy_rows is None else policy_rows, len(obs)]
+        policy, value = (self.hidden(tower, first) for tower, first in zip(towers, self.first(obs, towers, rows),
                                                                            strict=True))
         return self.action_net(policy), self.value_net(value).squeeze(-1)
 
@@ -81,13 +85,16 @@ class ActorCritic(nn.Module):
         tower = self.mlp_extractor.policy_net
         return self.action_net(self.hidden(tower, self.first(obs, [tower])[0]))
 
-    def first(self, obs: torch.Tensor | SparseObs, towers) -> list[torch.Tensor]:
-        """Each tower's first Linear applied to ``obs`` (the input itself for a network without hidden layers)."""
+    def first(self, obs: torch.Tensor | SparseObs, towers, rows: list[int] | None = None) -> list[torch.Tensor]:
+        """Each tower's first Linear applied to ``obs`` (the input itself for a network without hidden layers);
+        ``rows[i]``: tower ``i`` reads the first so many rows only (None: all of them)."""
+        rows = [len(obs) for _ in towers] if rows is None else rows
         if not self.net_arch:
-            return [obs.dense(self.obs_size) if isinstance(obs, SparseObs) else obs for _ in towers]
+            dense = obs.dense(self.obs_size) if isinstance(obs, SparseObs) else obs
+            return [dense[:count] for count in rows]
         if isinstance(obs, SparseObs):
-            return sparse_linear(obs, [tower[0] for tower in towers])
-        return [tower[0](obs) for tower in towers]
+            return sparse_linear(obs, [tower[0] for tower in towers], rows)
+        return [tower[0](obs[:count]) for tower, count in zip(towers, rows, strict=True)]
 
     def hidden(self, tower: nn.Sequential, first: torch.Tensor) -> torch.Tensor:
         """The rest of ``tower`` after its first Linear (the features the heads read)."""

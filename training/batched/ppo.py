@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 from training.batched.elementwise import exp
 from training.batched.network import ActorCritic, entropy, masked_log_probs
@@ -45,12 +46,13 @@ def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, 
         with torch.no_grad():
             tensors["anchor_log_probs"] = masked_log_probs(anchor.logits(tensors["obs"]), tensors["mask"])
     count, rows, totals = minibatch_parts(group.counts(len(batch)), settings.minibatch_size, group.rank)
+    has_choice = tensors["mask"].sum(1) > 1
     history: dict[str, list[float]] = {}
     stopped = False
     for _ in range(settings.epochs):
         order = torch.randperm(len(batch), generator=generator)
         for k in range(count):
-            chosen = order[k * rows:(k + 1) * rows]
+            chosen = choices_first(order[k * rows:(k + 1) * rows], has_choice)
             part = {name: t.index_select(0, chosen) for name, t in tensors.items()}  # 4x faster than t[chosen]
             metrics = minibatch_step(policy, optimizer, part, settings, group, totals[k])
             for name, value in metrics.items():
@@ -64,6 +66,16 @@ def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, 
     out["explained_variance"] = explained_variance(batch.values, batch.returns)
     out["kl_stop"] = float(stopped)
     return out
+
+
+def choices_first(rows: torch.Tensor, has_choice: torch.Tensor) -> torch.Tensor:
+    """``rows`` (a minibatch's decisions) with those that had a choice of actions first, each part in its order.
+    A decision with one legal action has log-probability 0 under every masked policy, so its policy gradient,
+    entropy and KL are 0: only the value tower needs it, and the policy tower, half the network, runs on the
+    leading rows only (minibatch_loss). A fifth of a general Toepen batch is such decisions (the last trick's
+    card, for one); the network's forward and backward take about 1.1x less time (docs/results.md)."""
+    chosen = has_choice.index_select(0, rows)
+    return torch.cat([rows[chosen], rows[~chosen]])
 
 
 METRICS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
@@ -108,9 +120,11 @@ def minibatch_loss(policy: ActorCritic, part: dict[str, Any], settings: UpdateSe
     """This process's share of the minibatch's loss, and its metrics' sums (``METRICS``, then the anchor's KL).
     ``stats``: the advantages' sum and sum of squares over every process; ``held``: the decisions the anchor's KL
     is averaged over."""
-    logits, values = policy(part["obs"])
-    log_probs = masked_log_probs(logits, part["mask"])
-    new_log_prob = log_probs.gather(1, part["actions"][:, None]).squeeze(1)
+    part, choices = with_choices_first(part)
+    logits, values = policy(part["obs"], policy_rows=choices)
+    log_probs = masked_log_probs(logits, part["mask"][:choices])
+    new_log_prob = F.pad(log_probs.gather(1, part["actions"][:choices, None]).squeeze(1),
+                         (0, len(values) - choices))  # a decision with one legal action: log-probability 0
     log_ratio = new_log_prob - part["log_probs"]
     ratio = log_ratio.exp()
     mean = stats[0] / total
@@ -123,13 +137,26 @@ def minibatch_loss(policy: ActorCritic, part: dict[str, Any], settings: UpdateSe
     loss = (policy_loss + settings.vf_coef * value_loss - settings.ent_coef * entropy_sum) / total
     kl = torch.zeros((), dtype=loss.dtype)
     if "anchor_log_probs" in part:
-        kl = anchor_kl_sum(log_probs, part["anchor_log_probs"], part_rows_anchored(part, settings))
+        anchored = part_rows_anchored(part, settings)
+        kl = anchor_kl_sum(log_probs, part["anchor_log_probs"][:choices],
+                           None if anchored is None else anchored[:choices])
         loss = loss + settings.anchor_coef * kl / held
     with torch.no_grad():
         approx_kl = ((ratio - 1) - log_ratio).sum()  # the low-variance estimator (CleanRL, J. Schulman's blog)
         clip_fraction = ((ratio - 1).abs() > settings.clip).float().sum()
     sums = torch.stack([policy_loss, value_loss, entropy_sum, approx_kl, clip_fraction, kl]).detach().double()
     return loss, sums
+
+
+def with_choices_first(part: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """``part`` with its decisions that had a choice (more than one legal action) first, and how many they are;
+    update() gathers them so already (choices_first), and ``part`` is then returned as it is."""
+    has_choice = part["mask"].sum(1) > 1
+    choices = int(has_choice.sum())
+    if not bool(has_choice[:choices].all()):
+        order = choices_first(torch.arange(len(has_choice)), has_choice)
+        part = {name: t.index_select(0, order) for name, t in part.items()}
+    return part, choices
 
 
 def add_gradients(policy: ActorCritic, sums: torch.Tensor, group: Solo) -> None:

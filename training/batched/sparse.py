@@ -72,7 +72,8 @@ def sparse_rows(obs: torch.Tensor) -> SparseObs:
 
 class SparseLinearFunction(torch.autograd.Function):
     """``x W_i^T + b_i`` for ``x`` given as a SparseObs and each layer ``i`` (weights and biases given in turn:
-    ``W_0, b_0, W_1, b_1 ...``); the gradients go to the weights and biases only.
+    ``W_0, b_0, W_1, b_1 ...``) over the first ``rows[i]`` rows of ``x``; the gradients go to the weights and
+    biases only.
 
     The forward runs one ``embedding_bag`` a layer (two 256-wide tables are read faster than one 512-wide table
     of both), its bias added in place; the backward reads each entry once for every layer. Until 2026-12-03 the
@@ -81,28 +82,29 @@ class SparseLinearFunction(torch.autograd.Function):
     about 3 ms of a Toepen minibatch's 19 for the first layers (docs/results.md)."""
 
     @staticmethod
-    def forward(ctx, index: torch.Tensor, value: torch.Tensor, *parameters: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    def forward(ctx, index: torch.Tensor, value: torch.Tensor, rows: tuple[int, ...],
+                *parameters: torch.Tensor) -> tuple[torch.Tensor, ...]:
         ctx.save_for_backward(index, value)
         ctx.in_features = parameters[0].shape[1]
-        return tuple(F.embedding_bag(index, weight.t().contiguous(), per_sample_weights=value, mode="sum").add_(bias)
-                     for weight, bias in zip(parameters[::2], parameters[1::2], strict=True))
+        return tuple(F.embedding_bag(index[:count], weight.t().contiguous(), per_sample_weights=value[:count],
+                                     mode="sum").add_(bias)
+                     for count, weight, bias in zip(rows, parameters[::2], parameters[1::2], strict=True))
 
     @staticmethod
     def backward(ctx, *grads: torch.Tensor):
         index, value = ctx.saved_tensors
         weights_t, biases = weight_gradients(index, value, grads, ctx.in_features)
-        return None, None, *(g for weight_t, bias in zip(weights_t, biases, strict=True) for g in (weight_t.t(), bias))
+        gradients = (g for weight_t, bias in zip(weights_t, biases, strict=True) for g in (weight_t.t(), bias))
+        return None, None, None, *gradients
 
 
 def weight_gradients(index: torch.Tensor, value: torch.Tensor, grads: tuple[torch.Tensor, ...],
                      in_features: int) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
-    """For each of ``grads``: ``X^T grad`` ``(in_features, out)`` for ``X`` given by its padded entries, and
-    ``grad``'s column sums: each layer's weight gradient (transposed) and bias gradient."""
+    """For each of ``grads``: ``X^T grad`` ``(in_features, out)`` for ``X`` given by its padded entries (its first
+    ``len(grad)`` rows), and ``grad``'s column sums: each layer's weight gradient (transposed) and bias gradient."""
     if njit is None or any(grad.dtype != value.dtype for grad in grads):
-        rows = torch.arange(len(index)).repeat_interleave(index.shape[1])
-        transposed = torch.sparse_coo_tensor(torch.stack([index.reshape(-1).long(), rows]), value.reshape(-1),
-                                             (in_features, len(index)), check_invariants=False)  # X^T
-        return [torch.sparse.mm(transposed, grad) for grad in grads], [grad.sum(0) for grad in grads]
+        return [torch.sparse.mm(transposed_rows(index[:len(grad)], value[:len(grad)], in_features), grad)
+                for grad in grads], [grad.sum(0) for grad in grads]
     outs = [torch.zeros((in_features, grad.shape[1]), dtype=grad.dtype) for grad in grads]
     biases = [torch.zeros(grad.shape[1], dtype=torch.float64) for grad in grads]  # 4,096 rows added one by one
     _add_entries(index.numpy(), value.numpy(), tuple(grad.contiguous().numpy() for grad in grads),
@@ -110,30 +112,41 @@ def weight_gradients(index: torch.Tensor, value: torch.Tensor, grads: tuple[torc
     return outs, [bias.to(grad.dtype) for bias, grad in zip(biases, grads, strict=True)]
 
 
+def transposed_rows(index: torch.Tensor, value: torch.Tensor, in_features: int) -> torch.Tensor:
+    """``X^T`` ``(in_features, N)`` as a sparse tensor, for the rows ``X`` given by their padded entries."""
+    rows = torch.arange(len(index)).repeat_interleave(index.shape[1])
+    return torch.sparse_coo_tensor(torch.stack([index.reshape(-1).long(), rows]), value.reshape(-1),
+                                   (in_features, len(index)), check_invariants=False)
+
+
 def _add_entries(index: np.ndarray, value: np.ndarray, grads: tuple, outs: tuple, biases: tuple) -> None:
-    """For each layer ``i``: ``outs[i][index[n, k]] += value[n, k] * grads[i][n]`` over every entry (padding, value
-    0, skipped), and ``biases[i] += grads[i][n]`` over every row (in float64: a sum of thousands of rows in order);
-    each entry read once for all layers."""
+    """For each layer ``i``: ``outs[i][index[n, k]] += value[n, k] * grads[i][n]`` over every entry of the rows
+    ``grads[i]`` has (the first ones; padding, value 0, skipped), and ``biases[i] += grads[i][n]`` over those rows
+    (in float64: a sum of thousands of rows in order); each entry read once for all layers."""
     rows, width = index.shape
     for n in range(rows):
         for layer in range(len(grads)):
-            row, bias = grads[layer][n], biases[layer]
-            for h in range(row.shape[0]):
-                bias[h] += row[h]
+            if n < grads[layer].shape[0]:
+                row, bias = grads[layer][n], biases[layer]
+                for h in range(row.shape[0]):
+                    bias[h] += row[h]
         for k in range(width):
             v = value[n, k]
             if v != 0:
                 for layer in range(len(grads)):
-                    row, column = grads[layer][n], outs[layer][index[n, k]]
-                    for h in range(row.shape[0]):
-                        column[h] += v * row[h]
+                    if n < grads[layer].shape[0]:
+                        row, column = grads[layer][n], outs[layer][index[n, k]]
+                        for h in range(row.shape[0]):
+                            column[h] += v * row[h]
 
 
 if njit is not None:
     _add_entries = njit(cache=True, nogil=True)(_add_entries)
 
 
-def sparse_linear(obs: SparseObs, layers: list[torch.nn.Linear]) -> list[torch.Tensor]:
-    """Each of ``layers`` (same input size) applied to ``obs`` from its non-zero entries."""
+def sparse_linear(obs: SparseObs, layers: list[torch.nn.Linear], rows: list[int] | None = None) -> list[torch.Tensor]:
+    """Each of ``layers`` (same input size) applied to ``obs`` from its non-zero entries; ``rows[i]``: layer ``i``
+    reads the first so many rows only (None: all of them)."""
+    counts = tuple(len(obs) for _ in layers) if rows is None else tuple(min(int(r), len(obs)) for r in rows)
     parameters = [p for layer in layers for p in (layer.weight, layer.bias)]
-    return list(SparseLinearFunction.apply(obs.index, obs.value, *parameters))
+    return list(SparseLinearFunction.apply(obs.index, obs.value, counts, *parameters))
