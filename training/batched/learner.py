@@ -144,8 +144,7 @@ class SelfPlay:
         slots, players = self.source.num_slots, self.source.max_players
         self.league = League(config.league, self.source.num_players, self.source.fixed, config.snapshots_kept,
                              config.snapshot_sampling, self.rng)
-        self.buffer = RolloutBuffer(slots * (players + config.rollout_steps), slots, players,
-                                    space.obs_size, space.num_actions)
+        self.buffer = RolloutBuffer(slots * (players + config.rollout_steps), slots, players, space.num_actions)
         self.settings = UpdateSettings(config.epochs, config.minibatch_size, config.clip, config.ent_coef,
                                        config.vf_coef, config.target_kl, config.anchor_coef,
                                        anchored_actions(space, config.anchor_actions))
@@ -213,8 +212,9 @@ class SelfPlay:
         for ident, slots in zip(ids.tolist(), np.split(order, starts[1:]), strict=True):
             obs, mask = torch.from_numpy(source.obs[slots]), torch.from_numpy(source.mask[slots])
             if ident == LEARNER:
-                chosen, log_probs, values = act(self.policy, sparse_rows(obs), mask, self.generator)
-                self.buffer.add(slots, source.to_act[slots], obs.numpy(), mask.numpy(), chosen.numpy(),
+                entries = sparse_rows(obs)
+                chosen, log_probs, values = act(self.policy, entries, mask, self.generator)
+                self.buffer.add(slots, source.to_act[slots], entries, mask.numpy(), chosen.numpy(),
                                 log_probs.numpy(), values.numpy())
                 actions[slots] = chosen.numpy()
             elif ident == RANDOM:

@@ -13,7 +13,7 @@ from training.batched.elementwise import exp
 from training.batched.network import ActorCritic, entropy, masked_log_probs
 from training.batched.parallel import SOLO, Solo, minibatch_parts
 from training.batched.rollout import Batch
-from training.batched.sparse import sparse_rows
+from training.batched.sparse import SparseObs, sparse_rows
 
 MAX_GRAD_NORM = 0.5
 """Global gradient-norm clip, SB3's and CleanRL's default."""
@@ -41,7 +41,7 @@ def update(policy: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, 
     each, so together they take the steps one process would take on all their decisions."""
     tensors = {name: torch.from_numpy(getattr(batch, name)) for name in
                ("mask", "actions", "log_probs", "values", "advantages", "returns")}
-    tensors["obs"] = sparse_rows(torch.from_numpy(batch.obs))  # once: every minibatch takes its rows
+    tensors["obs"] = batch.obs if isinstance(batch.obs, SparseObs) else sparse_rows(torch.from_numpy(batch.obs))
     if anchor is not None and settings.anchor_coef > 0:  # once too: the anchor is frozen, every epoch reads them
         with torch.no_grad():
             tensors["anchor_log_probs"] = masked_log_probs(anchor.logits(tensors["obs"]), tensors["mask"])

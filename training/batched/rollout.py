@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from training.batched.sparse import sparse_rows
+from training.batched.sparse import SparseObs, sparse_rows
 
 NONE = -1
 """No decision (an empty pending entry, a decision without a next one yet)."""
@@ -35,7 +35,7 @@ LINKED = ("mask", "actions", "log_probs", "values", "rewards", "next", "terminal
 class Batch:
     """The complete decisions of a rollout, ready for the PPO update."""
 
-    obs: np.ndarray
+    obs: SparseObs | np.ndarray  # as their non-zero entries (the buffer's), or dense (N, obs_size)
     mask: np.ndarray
     actions: np.ndarray
     log_probs: np.ndarray
@@ -48,11 +48,18 @@ class Batch:
 
 
 class RolloutBuffer:
-    """Decisions of the learner's seats in insertion order, linked per (slot, seat)."""
+    """Decisions of the learner's seats in insertion order, linked per (slot, seat).
 
-    def __init__(self, capacity: int, num_slots: int, max_players: int, obs_size: int, num_actions: int) -> None:
+    Observations are kept as their non-zero entries (``obs_index``, ``obs_value``: sparse.py's padded rows), as the
+    rollout's forward already computed them: a general Toepen observation has at most 70 non-zero floats of 864, so
+    the buffer holds a sixth of the bytes of dense rows (46 MB against 287 for the general Toepen config), and the
+    update reads the batch's entries without converting it (docs/results.md). The width grows to the widest row
+    added."""
+
+    def __init__(self, capacity: int, num_slots: int, max_players: int, num_actions: int) -> None:
         self.capacity = capacity
-        self.obs = np.zeros((capacity, obs_size), np.float32)
+        self.obs_index = np.zeros((capacity, 0), np.int32)
+        self.obs_value = np.zeros((capacity, 0), np.float32)
         self.mask = np.zeros((capacity, num_actions), bool)
         self.actions = np.zeros(capacity, np.int64)
         self.log_probs = np.zeros(capacity, np.float32)
@@ -72,17 +79,19 @@ class RolloutBuffer:
         self.size = 0
         self.blocks = []
 
-    def add(self, slots: np.ndarray, seats: np.ndarray, obs: np.ndarray, mask: np.ndarray, actions: np.ndarray,
-            log_probs: np.ndarray, values: np.ndarray) -> None:
-        """The decisions just taken by the learner's seats ``seats`` in ``slots``."""
+    def add(self, slots: np.ndarray, seats: np.ndarray, obs: SparseObs | np.ndarray, mask: np.ndarray,
+            actions: np.ndarray, log_probs: np.ndarray, values: np.ndarray) -> None:
+        """The decisions just taken by the learner's seats ``seats`` in ``slots``; ``obs`` as the forward's
+        SparseObs (dense rows are converted)."""
         start, end = self.size, self.size + len(slots)
         if end > self.capacity:
             raise RuntimeError(f"rollout buffer full: {end} decisions > capacity {self.capacity}")
+        self._put_obs(start, end, obs if isinstance(obs, SparseObs) else sparse_rows(torch.from_numpy(obs)))
         index = np.arange(start, end)
         previous = self.pending[slots, seats]
         linked = previous != NONE
         self.next[previous[linked]] = index[linked]
-        self.obs[start:end], self.mask[start:end], self.actions[start:end] = obs, mask, actions
+        self.mask[start:end], self.actions[start:end] = mask, actions
         self.log_probs[start:end], self.values[start:end] = log_probs, values
         self.rewards[start:end] = self.early[slots, seats]
         self.early[slots, seats] = 0.0
@@ -90,6 +99,23 @@ class RolloutBuffer:
         self.pending[slots, seats] = index
         self.blocks.append((start, end))
         self.size = end
+
+    def _put_obs(self, start: int, end: int, obs: SparseObs) -> None:
+        """Rows ``start:end`` of the observations become ``obs``'s, the rest of each row padding."""
+        width = obs.index.shape[1]
+        if width > self.obs_index.shape[1]:  # a wider row than any before: widen every row (rare)
+            grow = ((0, 0), (0, width - self.obs_index.shape[1]))
+            self.obs_index, self.obs_value = np.pad(self.obs_index, grow), np.pad(self.obs_value, grow)
+        self.obs_index[start:end, :width], self.obs_value[start:end, :width] = obs.index.numpy(), obs.value.numpy()
+        self.obs_index[start:end, width:], self.obs_value[start:end, width:] = 0, 0.0
+
+    def observations(self, rows: np.ndarray | slice) -> SparseObs:
+        """The observations of ``rows`` as a SparseObs as wide as the widest of them (padding columns cost the
+        first layer time: it reads every entry)."""
+        value = self.obs_value[rows]
+        width = int((value != 0).sum(1).max()) if len(value) else 0
+        return SparseObs(torch.from_numpy(np.ascontiguousarray(self.obs_index[rows, :width])),
+                         torch.from_numpy(np.ascontiguousarray(value[:, :width])))
 
     def reward(self, rewards: np.ndarray, done: np.ndarray) -> None:
         """Every seat's rewards of a step (``(B, max_players)``) and the slots whose deal ended."""
@@ -109,7 +135,7 @@ class RolloutBuffer:
         """The decisions held (between rollouts: the carried-over ones) and the per-seat links, as arrays; the
         observations as their non-zero entries (``index``, ``value``: a few percent of the dense rows)."""
         size = self.size
-        sparse = sparse_rows(torch.from_numpy(self.obs[:size]))
+        sparse = self.observations(slice(0, size))
         index, value = sparse.index.numpy(), sparse.value.numpy()
         columns = {name: getattr(self, name)[:size].copy() for name in LINKED}
         return {"obs_index": index, "obs_value": value, **columns, "pending": self.pending.copy(),
@@ -121,9 +147,8 @@ class RolloutBuffer:
         if size > self.capacity or state["pending"].shape != self.pending.shape:
             raise ValueError(f"saved rollout of {size} decisions and {state['pending'].shape} seats does not fit "
                              f"a buffer of {self.capacity} and {self.pending.shape}")
-        self.obs[:size] = 0
-        rows, entries = np.nonzero(state["obs_value"])  # the padding (value 0) is left out
-        self.obs[rows, state["obs_index"][rows, entries]] = state["obs_value"][rows, entries]
+        self._put_obs(0, size, SparseObs(torch.from_numpy(state["obs_index"].astype(np.int32)),
+                                         torch.from_numpy(state["obs_value"].astype(np.float32))))
         for name in LINKED:
             getattr(self, name)[:size] = state[name]
         self.pending[:], self.early[:] = state["pending"], state["early"]
@@ -147,7 +172,7 @@ class RolloutBuffer:
         """The complete decisions with their advantages and returns; the pending ones move to the front."""
         advantages = self.advantages(gamma, gae_lambda)
         done = np.flatnonzero(self.complete())
-        batch = Batch(self.obs[done], self.mask[done], self.actions[done], self.log_probs[done],
+        batch = Batch(self.observations(done), self.mask[done], self.actions[done], self.log_probs[done],
                       self.values[done], advantages[done], advantages[done] + self.values[done])
         self._carry_over()
         return batch
@@ -159,7 +184,8 @@ class RolloutBuffer:
         order = np.argsort(keep)
         kept = keep[order]
         count = len(kept)
-        for column in (self.obs, self.mask, self.actions, self.log_probs, self.values, self.rewards):
+        for column in (self.obs_index, self.obs_value, self.mask, self.actions, self.log_probs, self.values,
+                       self.rewards):
             column[:count] = column[kept]
         self.next[:count], self.terminal[:count] = NONE, False
         renumbered = np.empty(count, np.int64)
