@@ -9,6 +9,7 @@ measuring process so that other processes on a shared machine do not count.
 from __future__ import annotations
 
 import os
+import platform
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -32,7 +33,8 @@ def pin_one_core() -> int | None:
 
 
 def measured_code() -> str:
-    """Which rams code a measurement imports: its directory and that checkout's commit (``+`` if modified).
+    """Which rams code a measurement imports: its directory and that checkout's commit (``+`` if modified); on a
+    second line the machine (``measured_machine``).
 
     Why: the package is installed editable, so a script run from another checkout (a git worktree sharing the
     virtualenv) imports the installed checkout's code, not its own, unless PYTHONPATH names it. A before/after
@@ -46,7 +48,28 @@ def measured_code() -> str:
                                capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         commit, dirty = "", ""
-    return f"code measured: {root} at {commit or 'an unknown commit'}{'+' if dirty else ''}"
+    return f"code measured: {root} at {commit or 'an unknown commit'}{'+' if dirty else ''}\n{measured_machine()}"
+
+
+def measured_machine(cpuinfo: str | None = None) -> str:
+    """The CPU a measurement ran on: its model, the cores this process may use, and its bfloat16 dot products.
+
+    Why: a ratio to a peer moves with the kind of CPU, not only with the code (2026-12-05, docs/results.md: the
+    batched learner's ratio to Leduc's MaskablePPO was 8.9-11.2x on an AMD EPYC and 6.4-8.0x on an Intel Xeon,
+    whose faster cores speed Leduc's Python-bound steps more than the learner's arrays). ``cpuinfo``: the text of
+    /proc/cpuinfo (read from the machine when None; elsewhere the platform's processor name)."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text()
+        except OSError:
+            cpuinfo = ""
+    fields = dict(line.split(":", 1) for line in cpuinfo.splitlines()[:60] if ":" in line)
+    fields = {key.strip(): value.strip() for key, value in fields.items()}
+    model = fields.get("model name") or platform.processor() or "an unknown CPU"
+    flags = set(fields.get("flags", "").split())
+    bfloat16 = "AMX" if "amx_bf16" in flags else "AVX512-BF16" if "avx512_bf16" in flags else "none"
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"machine: {model}, {cores} cores for this process, bfloat16 dot products: {bfloat16}"
 
 
 def random_play(env, seconds: float, seed: int = 0,
