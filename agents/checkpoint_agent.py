@@ -14,20 +14,22 @@ from stable_baselines3.common.policies import BasePolicy
 from agents.checkpoint.fit import check_table, fit_weights
 from agents.checkpoint.format import SPECIALISTS, CheckpointError, load_checkpoint, load_specialist_state
 from agents.checkpoint.general import general_table, is_general
+from agents.checkpoint.net_arch import NetArch, as_json
 from agents.checkpoint.specialists import specialist_index
 from rams_env.core.general import Table
 
 
-def build_policy(obs_size: int, n_actions: int, net_arch: list[int], *,
+def build_policy(obs_size: int, n_actions: int, net_arch: NetArch, *,
                  initialise: bool = True) -> MaskableActorCriticPolicy:
-    """The network every rams checkpoint holds (sb3-contrib's maskable actor-critic MLP).
+    """The network every rams checkpoint holds (sb3-contrib's maskable actor-critic MLP; ``net_arch`` a list for
+    both towers or SB3's {pi, vf} mapping, agents/checkpoint/net_arch.py).
 
     ``initialise=False`` for a network whose every weight is loaded next: SB3's orthogonal initialisation is a QR
     decomposition per layer, 1.5 s of one core for a general [256, 256] network (0.007 s without), and minutes of
     wall time for a process whose two torch threads share busy cores."""
     return MaskableActorCriticPolicy(
         spaces.Box(0.0, 1.0, (obs_size,), dtype=np.float32), spaces.Discrete(n_actions),
-        lr_schedule=lambda _: 0.0, net_arch=list(net_arch), ortho_init=initialise)
+        lr_schedule=lambda _: 0.0, net_arch=as_json(net_arch), ortho_init=initialise)
 
 
 MASKED_LOGIT = -1e8
@@ -104,7 +106,7 @@ class PolicyAgent:
         return int(torch.softmax(masked - masked.logsumexp(-1, keepdim=True), -1).argmax().item())
 
 
-def _network(net_arch: list[int], meta: dict[str, Any], state: dict[str, torch.Tensor],
+def _network(net_arch: NetArch, meta: dict[str, Any], state: dict[str, torch.Tensor],
              path: str | Path) -> MaskableActorCriticPolicy:
     """A network of ``meta``'s sizes and ``net_arch`` holding ``state``, every weight strictly, for play."""
     policy = build_policy(meta["observation_size"], meta["action_size"], net_arch, initialise=False)

@@ -48,6 +48,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import rams_env
+from agents.checkpoint.net_arch import describe
 from agents.random_agent import RandomAgent
 from evaluation.throughput import measured_code, pin_one_core
 from training.batched.precision import GRADIENT_PRECISIONS, gradient_dtype
@@ -169,7 +170,7 @@ def batched_learner(path: str, folder: str):
     slots = cfg.batched.envs_per_table * len(resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules))
     cfg.batched.envs_per_table, cfg.tables = slots, "default"
     tables = resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules)
-    label = f"{name}.yaml {cfg.num_players}p {slots} deals {list(cfg.batched.net_arch)}"
+    label = f"{name}.yaml {cfg.num_players}p {slots} deals {describe(cfg.batched.net_arch)}"
     return SelfPlay(cfg.game, tables, cfg.batched, cfg.seed), label
 
 

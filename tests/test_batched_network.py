@@ -2,23 +2,36 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 from agents.checkpoint_agent import build_policy
 from training.batched.network import ActorCritic, act, entropy, masked_log_probs, sample
 
 OBS, ACTIONS, ARCH = 12, 7, [16, 8]
+NARROW_CRITIC = {"pi": [16, 8], "vf": [6]}
+"""SB3's mapping form: each tower its own layers (agents/checkpoint/net_arch.py)."""
 
 
-def test_state_dict_names_and_shapes_are_sb3s():
-    ours = ActorCritic(OBS, ACTIONS, ARCH).state_dict()
-    theirs = build_policy(OBS, ACTIONS, ARCH).state_dict()
+@pytest.mark.parametrize("arch", [ARCH, NARROW_CRITIC], ids=["list", "pi-vf"])
+def test_state_dict_names_and_shapes_are_sb3s(arch):
+    ours = ActorCritic(OBS, ACTIONS, arch).state_dict()
+    theirs = build_policy(OBS, ACTIONS, arch).state_dict()
     assert {k: v.shape for k, v in ours.items()} == {k: v.shape for k, v in theirs.items()}
 
 
-def test_weights_load_both_ways_with_the_same_outputs():
+def test_a_mapping_gives_each_tower_its_own_layers():
+    net = ActorCritic(OBS, ACTIONS, NARROW_CRITIC)
+    assert [layer.out_features for layer in net.mlp_extractor.policy_net[::2]] == [16, 8]
+    assert [layer.out_features for layer in net.mlp_extractor.value_net[::2]] == [6]
+    assert (net.action_net.in_features, net.value_net.in_features) == (8, 6)
+    assert net.net_arch == NARROW_CRITIC
+
+
+@pytest.mark.parametrize("arch", [ARCH, NARROW_CRITIC], ids=["list", "pi-vf"])
+def test_weights_load_both_ways_with_the_same_outputs(arch):
     torch.manual_seed(3)
-    ours, theirs = ActorCritic(OBS, ACTIONS, ARCH), build_policy(OBS, ACTIONS, ARCH)
+    ours, theirs = ActorCritic(OBS, ACTIONS, arch), build_policy(OBS, ACTIONS, arch)
     obs = torch.rand(5, OBS)
     mask = torch.rand(5, ACTIONS) > 0.4
     mask[:, 0] = True
@@ -32,7 +45,7 @@ def test_weights_load_both_ways_with_the_same_outputs():
         assert torch.allclose(masked_log_probs(logits, mask).exp(), dist.distribution.probs, atol=1e-6)
         assert torch.allclose(entropy(masked_log_probs(logits, mask)), dist.entropy(), atol=1e-5)
         torch.manual_seed(4)
-        ours.__init__(OBS, ACTIONS, ARCH)  # fresh weights for the other direction
+        ours.__init__(OBS, ACTIONS, arch)  # fresh weights for the other direction
 
 
 def test_initialisation_is_orthogonal_with_sb3_gains():

@@ -71,9 +71,11 @@ def test_tables_all_is_every_size_of_every_preset():
 
 
 @pytest.mark.parametrize("path", sorted(p for p in (ROOT / "configs/train").glob("*.yaml")
-                                         if "\ntrainer: batched" in p.read_text()), ids=lambda p: p.stem)
+                                         if any(key in p.read_text() for key in ("\ntrainer: batched", "\nextends: "))),
+                         ids=lambda p: p.stem)
 def test_batched_configs_load(path):
-    """Every batched config, the fine-tunes' too (their refreshers' actions and anchors are checked on load)."""
+    """Every batched config, the fine-tunes' too (their refreshers' actions and anchors are checked on load), and
+    those that extend one (``extends:``, their keys laid over its)."""
     config = load_config(path)
     assert config.trainer == "batched" and config.torch_threads >= 1
 
@@ -179,6 +181,27 @@ def test_resumed_run_refuses_another_network(tmp_path):
     other = BatchedRun(tiny(out, "batched.net_arch=[8]"), quiet=True)
     with pytest.raises(Exception, match="net_arch"):
         other.resume()
+
+
+def test_a_narrower_critic_trains_resumes_and_plays_from_its_checkpoint(tmp_path):
+    """``batched.net_arch`` as SB3's mapping: the run writes it in its checkpoint, resumes it and refuses a list in
+    its place; ``CheckpointAgent`` (SB3's network) plays the file; an exploit probe from the target takes it."""
+    from agents.checkpoint_agent import CheckpointAgent
+    from training.exploit import build_config
+
+    arch, out = "batched.net_arch={pi: [16], vf: [8]}", tmp_path / "run"
+    BatchedRun(tiny(out, "total_timesteps=600", arch), quiet=True).train()
+    meta, state, _ = load_checkpoint(out / "last.zip")
+    assert meta["net_arch"] == {"pi": [16], "vf": [8]}
+    assert tuple(state["value_net.weight"].shape) == (1, 8) and tuple(state["action_net.weight"].shape)[1] == 16
+    again = BatchedRun(tiny(out, arch), quiet=True)
+    again.resume()
+    again.train()
+    assert again.steps >= 1200
+    with pytest.raises(Exception, match="net_arch is {'pi': \\[16\\], 'vf': \\[8\\]}, this run has \\[16\\]"):
+        BatchedRun(tiny(out), quiet=True).resume()
+    assert CheckpointAgent(out / "last.zip").policy.value_net.in_features == 8
+    assert build_config(str(out / "last.zip"), _probe_args(from_target=True)).batched.net_arch == meta["net_arch"]
 
 
 def test_a_new_run_starts_from_init_from_and_a_misfit_is_refused(tmp_path):

@@ -140,7 +140,8 @@ def test_the_peak_memory_measure_sees_a_large_allocation():
 def test_parameter_count_is_that_of_the_built_network():
     from agents.checkpoint_agent import build_policy
 
-    for obs, actions, arch in [(428, 42, [128, 128]), (7, 3, [5]), (20, 9, [16, 4, 8])]:
+    for obs, actions, arch in [(428, 42, [128, 128]), (7, 3, [5]), (20, 9, [16, 4, 8]),
+                               (30, 11, {"pi": [16, 8], "vf": [4]})]:
         built = sum(p.numel() for p in build_policy(obs, actions, arch).parameters())
         assert parameter_count(obs, actions, arch) == built
     assert parameter_count(500, 50, [2048, 2048]) > MAX_PARAMETERS > parameter_count(500, 50, [512, 512, 512])

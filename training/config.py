@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from agents.checkpoint.net_arch import NetArch, towers
 from rams_env.core.keyvalue import parse_assignment
 
 
@@ -32,7 +33,8 @@ class PPOConfig:
     gae_lambda: float = 0.95
     clip_range: float = 0.2
     ent_coef: float = 0.01
-    net_arch: list[int] = field(default_factory=lambda: [128, 128])  # hidden layers of policy and value nets
+    net_arch: NetArch = field(default_factory=lambda: [128, 128])  # hidden layers of the policy and value nets,
+    # or each its own as SB3 writes it: {pi: [256, 256], vf: [128, 128]} (agents/checkpoint/net_arch.py)
 
 
 @dataclass
@@ -179,6 +181,10 @@ class TrainConfig:
             raise ConfigError(f"eval.random_carry must be true or false, got {self.eval.random_carry!r}")
         if not self.reward_scale > 0:
             raise ConfigError(f"reward_scale must be positive, got {self.reward_scale}")
+        try:
+            towers(self.ppo.net_arch)
+        except ValueError as err:
+            raise ConfigError(f"ppo.{err}") from None
         self._validate_pool_evaluation()
         rams_env.make(self.game, self.num_players, **self.rules, **self.env)  # rule errors name the option
         self._validate_agents(rams_env.make_game(self.game, self.num_players, **self.rules))

@@ -46,6 +46,7 @@ import torch
 from agents.base import Agent
 from agents.checkpoint.fit import RUN_HINT, check_table, fit_weights
 from agents.checkpoint.format import CheckpointError, load_checkpoint, save_checkpoint
+from agents.checkpoint.net_arch import NetArch, as_json
 from agents.checkpoint_agent import PolicyAgent, build_policy
 from agents.registry import AgentFactory, AgentSpecError, agent_factories
 
@@ -146,7 +147,7 @@ class Snapshot:
 class OpponentPool:
     """Draws the agents of the other seats for each deal (a callable for :class:`SingleSeatEnv`)."""
 
-    def __init__(self, game, opponents: dict[str, float], obs_size: int, n_actions: int, net_arch: list[int],
+    def __init__(self, game, opponents: dict[str, float], obs_size: int, n_actions: int, net_arch: NetArch,
                  snapshots_kept: int = 5, sampling: str = SnapshotSampling.RECENT) -> None:
         if sampling not in SAMPLING_RULES:
             raise PoolError(f"snapshot_sampling={sampling!r}: one of {', '.join(SAMPLING_RULES)}")
@@ -157,7 +158,7 @@ class OpponentPool:
         weights = np.array([opponents[k] for k in self.kinds], dtype=float)
         self.weights = weights / weights.sum()
         self.scripted = scripted_factories(self.kinds, game)
-        self.obs_size, self.n_actions, self.net_arch = obs_size, n_actions, list(net_arch)
+        self.obs_size, self.n_actions, self.net_arch = obs_size, n_actions, as_json(net_arch)
         self.kept = snapshots_kept
         self.snapshots: list[Snapshot] = []
         self.current = None  # the live policy, set by attach()

@@ -19,6 +19,7 @@ from tqdm import tqdm
 import rams_env
 from agents.checkpoint.fit import RUN_HINT, check_table, fit_optimizer, fit_weights
 from agents.checkpoint.format import load_checkpoint, save_checkpoint
+from agents.checkpoint.net_arch import as_json
 from agents.checkpoint_agent import PolicyAgent
 from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult, duplicate_match
@@ -105,7 +106,7 @@ class Run:
             "MlpPolicy", DummyVecEnv(env_fns), seed=config.seed, verbose=0,
             learning_rate=ppo.learning_rate, n_steps=ppo.n_steps, batch_size=ppo.batch_size,
             n_epochs=ppo.n_epochs, gamma=ppo.gamma, gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range,
-            ent_coef=ppo.ent_coef, policy_kwargs={"net_arch": list(ppo.net_arch)},
+            ent_coef=ppo.ent_coef, policy_kwargs={"net_arch": as_json(ppo.net_arch)},
             tensorboard_log=str(self.out / "tb"))
         self.pool.attach(self.model.policy)
 
@@ -123,7 +124,7 @@ class Run:
         return {"game": cfg.game, "num_players": self.pool.n, "rules": self.rules_dict,
                 "observation_size": self.obs_size, "action_size": self.n_actions,
                 "observation_version": self.game.observation.version,
-                "net_arch": list(cfg.ppo.net_arch), "steps": int(self.model.num_timesteps), "seed": cfg.seed,
+                "net_arch": as_json(cfg.ppo.net_arch), "steps": int(self.model.num_timesteps), "seed": cfg.seed,
                 "evaluation": self.history[-1] if self.history else None, "history": self.history,
                 "pool": self.pool.state(), "warm_start": self.warm_metrics, "config": as_dict(cfg)}
 

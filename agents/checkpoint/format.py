@@ -31,6 +31,7 @@ from typing import Any
 import torch
 
 from agents.checkpoint.atomic import atomic_file
+from agents.checkpoint.net_arch import NetArch, towers
 from agents.checkpoint.safe_zip import ZipRefused, check_members, check_stored_archive, open_bounded, read_bounded
 
 FORMAT = "rams-checkpoint"
@@ -86,14 +87,23 @@ class CheckpointError(ValueError):
         super().__init__(" ".join(message.split()))
 
 
-def parameter_count(observation_size: int, action_size: int, net_arch: list[int]) -> int:
+def parameter_count(observation_size: int, action_size: int, net_arch: NetArch) -> int:
     """Weights of the maskable actor-critic MLP (agents/checkpoint_agent.build_policy): a policy and a value
-    network of ``net_arch`` each, then the action head and the value head (tested against the built network)."""
+    tower (agents/checkpoint/net_arch.py), then the action head on the first and the value head on the second
+    (tested against the built network)."""
+    policy, value = towers(net_arch)
+    pi_weights, pi_width = _tower_count(observation_size, policy)
+    vf_weights, vf_width = _tower_count(observation_size, value)
+    return pi_weights + vf_weights + (pi_width + 1) * action_size + vf_width + 1
+
+
+def _tower_count(observation_size: int, widths: list[int]) -> tuple[int, int]:
+    """Weights and biases of one tower of ``widths`` on ``observation_size`` inputs, and the width it ends at."""
     total, width = 0, observation_size
-    for layer in net_arch:
+    for layer in widths:
         total += width * layer + layer
         width = layer
-    return 2 * total + width * action_size + action_size + width + 1
+    return total, width
 
 
 def specialist_member(index: int) -> str:
@@ -278,9 +288,15 @@ def check_meta(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_arch(arch: Any, obs: int, actions: int, what: str) -> None:
-    if not (isinstance(arch, list) and 1 <= len(arch) <= MAX_LAYERS
-            and all(type(w) is int and w >= 1 for w in arch)):
-        raise ZipRefused(f"{META}: {what} must list 1 to {MAX_LAYERS} positive layer widths, not {arch!r}")
+    """A list of 1 to MAX_LAYERS positive widths, or SB3's {pi: [...], vf: [...]} of such lists (net_arch.py),
+    within MAX_PARAMETERS weights."""
+    try:
+        layers = towers(arch) if isinstance(arch, (list, dict)) else None
+    except ValueError:
+        layers = None
+    if layers is None or not all(1 <= len(tower) <= MAX_LAYERS for tower in layers):
+        raise ZipRefused(f"{META}: {what} must list 1 to {MAX_LAYERS} positive layer widths, or map pi and vf to "
+                         f"such lists, not {arch!r}")
     weights = parameter_count(obs, actions, arch)
     if weights > MAX_PARAMETERS:
         raise ZipRefused(f"{META}: {what} {arch} on {obs} inputs means {weights:,} weights "

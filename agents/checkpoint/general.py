@@ -21,6 +21,7 @@ from typing import Any
 import torch
 
 from agents.checkpoint.format import GENERAL, CheckpointError, save_checkpoint
+from agents.checkpoint.net_arch import NetArch, as_json
 from rams_env.core.general import GeneralSpace, Table
 from rams_env.registry import GAMES
 
@@ -51,11 +52,11 @@ def general_meta(game: str) -> dict[str, Any]:
             "action_size": space.num_actions, "general_layout": layout_fingerprint(space)}
 
 
-def save_general_checkpoint(path: str | Path, game: str, net_arch: list[int], steps: int,
+def save_general_checkpoint(path: str | Path, game: str, net_arch: NetArch, steps: int,
                             policy_state: dict[str, torch.Tensor], optimizer_state: dict[str, Any] | None = None,
                             **extra: Any) -> Path:
     """Write a general checkpoint of ``game`` (weights only; ``extra``: more JSON metadata, e.g. the config)."""
-    meta = {**extra, **general_meta(game), "net_arch": list(net_arch), "steps": int(steps)}
+    meta = {**extra, **general_meta(game), "net_arch": as_json(net_arch), "steps": int(steps)}
     return save_checkpoint(path, meta, policy_state, optimizer_state)
 
 

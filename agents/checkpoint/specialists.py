@@ -37,6 +37,7 @@ from agents.checkpoint.format import (
     save_checkpoint,
 )
 from agents.checkpoint.general import general_meta, is_general
+from agents.checkpoint.net_arch import as_json
 from agents.checkpoint.safe_zip import ZipRefused
 from rams_env.core.rules import RulesError
 from rams_env.registry import make_game
@@ -118,7 +119,7 @@ def compose(base: str | Path, specialists: list[tuple[str | Path, list[Table] | 
         tables = taught_tables(part, path) if tables is None else tables
         for table in tables:
             _rules(meta["game"], table, path)  # a preset and a size the game plays
-        entries.append({"tables": tables, "net_arch": list(part["net_arch"]), "source": str(path),
+        entries.append({"tables": tables, "net_arch": as_json(part["net_arch"]), "source": str(path),
                         **{key: part[key] for key in SOURCE_KEYS if key in part}})
         states.append(weights)
     composed = {**meta, SPECIALISTS: entries}

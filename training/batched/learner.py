@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import torch
 
+from agents.checkpoint.net_arch import NetArch, towers
 from rams_env.core.actions import with_plays
 from training.batched.arrays import as_arrays, as_tensors
 from training.batched.league import LEARNER, RANDOM, League
@@ -56,7 +57,9 @@ class BatchedConfig:
     ent_coef: float = 0.01  # entropy bonus
     vf_coef: float = 0.5  # value loss weight
     target_kl: float | None = None  # stop an update's epochs early above this approx_kl (None: never)
-    net_arch: list[int] = field(default_factory=lambda: [128, 128])  # hidden layers of the policy and value towers
+    net_arch: NetArch = field(default_factory=lambda: [128, 128])  # hidden layers of the policy and value towers,
+    # or each its own as SB3 writes it: {pi: [256, 256], vf: [128, 128]}, a critic half as wide and about 1.25x
+    # the learner's rate (agents/checkpoint/net_arch.py; docs/training.md, "A narrower critic")
     gradient_precision: str = "auto"  # the dense layers' gradient products (precision.py): "bfloat16" (2.4x faster
     # products where the CPU has bfloat16 dot products; the forward stays float32), "float32" (as runs before
     # 2026-12 trained, bit for bit), "auto": bfloat16 on such a CPU, else float32
@@ -102,6 +105,10 @@ class BatchedConfig:
         if not self.anchor_coef >= 0:
             raise ValueError(f"batched.anchor_coef={self.anchor_coef!r}: a weight, 0 or more")
         gradient_dtype(self.gradient_precision)
+        try:
+            towers(self.net_arch)
+        except ValueError as err:
+            raise ValueError(f"batched.{err}") from None
 
 
 def anchored_actions(space, labels: list[str]) -> torch.Tensor | None:

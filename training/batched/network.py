@@ -15,6 +15,7 @@ import math
 import torch
 from torch import nn
 
+from agents.checkpoint.net_arch import NetArch, Towers, as_json, towers
 from agents.checkpoint_agent import MASKED_LOGIT
 from training.batched.elementwise import Tanh, exp
 from training.batched.precision import Linear
@@ -34,24 +35,27 @@ def mlp(sizes: list[int]) -> nn.Sequential:
 
 
 class MlpExtractor(nn.Module):
-    """Two separate towers, one for the policy and one for the value (SB3's names)."""
+    """Two separate towers, one for the policy and one for the value (SB3's names), each of its own widths."""
 
-    def __init__(self, obs_size: int, net_arch: list[int]) -> None:
+    def __init__(self, obs_size: int, layers: Towers) -> None:
         super().__init__()
-        self.policy_net = mlp([obs_size, *net_arch])
-        self.value_net = mlp([obs_size, *net_arch])
+        self.policy_net = mlp([obs_size, *layers.pi])
+        self.value_net = mlp([obs_size, *layers.vf])
 
 
 class ActorCritic(nn.Module):
     """``forward(obs) -> (logits, value)``; masked sampling, log-probabilities and entropy beside it."""
 
-    def __init__(self, obs_size: int, num_actions: int, net_arch: list[int]) -> None:
+    def __init__(self, obs_size: int, num_actions: int, net_arch: NetArch) -> None:
+        """``net_arch``: both towers' hidden widths (``[256, 256]``), or each tower's as SB3 writes it
+        (``{"pi": [256, 256], "vf": [128, 128]}``: a narrower critic; agents/checkpoint/net_arch.py)."""
         super().__init__()
-        self.obs_size, self.num_actions, self.net_arch = int(obs_size), int(num_actions), list(net_arch)
-        last = self.net_arch[-1] if self.net_arch else self.obs_size
-        self.mlp_extractor = MlpExtractor(self.obs_size, self.net_arch)
-        self.action_net = Linear(last, self.num_actions)
-        self.value_net = Linear(last, 1)
+        self.obs_size, self.num_actions, self.net_arch = int(obs_size), int(num_actions), as_json(net_arch)
+        layers = towers(self.net_arch)
+        self.has_hidden = bool(layers.pi)  # a mapping has layers in both towers; a list in both or neither
+        self.mlp_extractor = MlpExtractor(self.obs_size, layers)
+        self.action_net = Linear(layers.pi[-1] if layers.pi else self.obs_size, self.num_actions)
+        self.value_net = Linear(layers.vf[-1] if layers.vf else self.obs_size, 1)
         self._init_weights()
 
     def set_gradient_dtype(self, dtype: torch.dtype) -> None:
@@ -89,7 +93,7 @@ class ActorCritic(nn.Module):
         """Each tower's first Linear applied to ``obs`` (the input itself for a network without hidden layers);
         ``rows[i]``: tower ``i`` reads the first so many rows only (None: all of them)."""
         rows = [len(obs) for _ in towers] if rows is None else rows
-        if not self.net_arch:
+        if not self.has_hidden:
             dense = obs.dense(self.obs_size) if isinstance(obs, SparseObs) else obs
             return [dense[:count] for count in rows]
         if isinstance(obs, SparseObs):
@@ -98,7 +102,7 @@ class ActorCritic(nn.Module):
 
     def hidden(self, tower: nn.Sequential, first: torch.Tensor) -> torch.Tensor:
         """The rest of ``tower`` after its first Linear (the features the heads read)."""
-        return tower[1:](first) if self.net_arch else first
+        return tower[1:](first) if self.has_hidden else first
 
 
 def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

@@ -24,7 +24,8 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=1024, help="slots (deals side by side)")
     parser.add_argument("--threads", type=int, default=1, help="torch intra-op threads")
     parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--net-arch", default="[128, 128]", help="hidden layers, JSON list")
+    parser.add_argument("--net-arch", default="[128, 128]",
+                        help='hidden layers, JSON: a list for both towers, or {"pi": [256, 256], "vf": [128, 128]}')
     parser.add_argument("--iterations", type=int, default=4)
     parser.add_argument("--gradient-precision", default="auto", help="auto, float32 or bfloat16 (precision.py)")
     args = parser.parse_args()

@@ -26,6 +26,7 @@ from tqdm import tqdm
 
 from agents.checkpoint.fit import fit_optimizer, fit_weights
 from agents.checkpoint.format import CheckpointError, load_checkpoint, load_trainer_state, save_checkpoint
+from agents.checkpoint.net_arch import as_json
 from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult
 from training.batched.arrays import as_tensors
@@ -91,7 +92,7 @@ class BatchedRun:
     def meta(self) -> dict[str, Any]:
         cfg, (obs_size, actions) = self.config, self.sizes()
         meta = {"game": cfg.game, "num_players": self.home.num_players, "rules": self.home_rules(),
-                "observation_size": obs_size, "action_size": actions, "net_arch": list(cfg.batched.net_arch),
+                "observation_size": obs_size, "action_size": actions, "net_arch": as_json(cfg.batched.net_arch),
                 "steps": self.steps, "seed": cfg.seed, "trainer": "batched",
                 "tables": [t.label() for t in self.tables],
                 "evaluation": self.history[-1] if self.history else None, "history": self.history,

@@ -16,6 +16,7 @@ from ray.rllib.algorithms.algorithm_config import AlgorithmConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
+from agents.checkpoint.net_arch import as_json
 from training.batched.tables import TableSpec
 from training.config import TrainConfig
 from training.rllib.env import RamsMultiAgentEnv, env_config
@@ -43,7 +44,7 @@ def algorithm_config(config: TrainConfig, tables: list[TableSpec], general: bool
     """The RLlib config of a rams run: env, modules, mapping, runners, the algorithm's update settings."""
     r = config.rllib
     ids = module_ids(config.snapshots_kept)
-    module = RLModuleSpec(module_class=MaskedActorCritic, model_config={"net_arch": list(r.net_arch)})
+    module = RLModuleSpec(module_class=MaskedActorCritic, model_config={"net_arch": as_json(r.net_arch)})
     env = env_config(config.game, tables, config.env, general, config.opponents, config.snapshots_kept,
                      config.reward_scale)
     algo = _algorithm_class(r.algorithm)()

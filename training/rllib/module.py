@@ -39,7 +39,7 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI, TargetNetworkAPI):
 
     def setup(self) -> None:
         inner = self.observation_space[OBSERVATIONS]
-        net_arch = list((self.model_config or {}).get("net_arch", DEFAULT_NET_ARCH))
+        net_arch = (self.model_config or {}).get("net_arch", DEFAULT_NET_ARCH)
         self.net = ActorCritic(int(inner.shape[0]), int(self.action_space.n), net_arch)
 
     def _forward(self, batch: dict[str, Any], **kwargs) -> dict[str, Any]:

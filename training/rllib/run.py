@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from agents.checkpoint.fit import fit_weights
 from agents.checkpoint.format import CheckpointError, load_checkpoint
+from agents.checkpoint.net_arch import as_json
 from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult
 from training.batched.network import ActorCritic
@@ -92,7 +93,7 @@ class RLlibRun(BatchedRun):
     def meta(self) -> dict[str, Any]:
         cfg = self.config
         return {**table_meta(cfg.game, self.home.make_game(cfg.game), self.general),
-                "net_arch": list(cfg.rllib.net_arch), "steps": self.steps, "seed": cfg.seed, "trainer": "rllib",
+                "net_arch": as_json(cfg.rllib.net_arch), "steps": self.steps, "seed": cfg.seed, "trainer": "rllib",
                 "tables": [t.label() for t in self.tables], "evaluation": self.history[-1] if self.history else None,
                 "history": self.history, "config": as_dict(cfg)}
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from agents.checkpoint.net_arch import NetArch, towers
+
 ALGORITHMS = ("ppo", "appo", "impala")
 
 
@@ -27,7 +29,7 @@ class RLlibConfig:
     gae_lambda: float = 0.95
     clip_range: float = 0.2  # PPO / APPO
     ent_coef: float = 0.01
-    net_arch: list[int] = field(default_factory=lambda: [128, 128])
+    net_arch: NetArch = field(default_factory=lambda: [128, 128])  # or {pi: [...], vf: [...]} (SB3's form)
     general: bool = False  # the game's general space (rams_env/core/general.py) even at one table
     num_learners: int = 0  # 0: the update runs in the driver; n: n learner processes (one CPU or GPU each)
 
@@ -44,8 +46,7 @@ class RLlibConfig:
             raise ValueError(f"minibatch_size {self.minibatch_size} exceeds train_batch_size {self.train_batch_size}")
         if not self.learning_rate > 0 or not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
             raise ValueError("learning_rate > 0, 0 < gamma <= 1 and 0 <= gae_lambda <= 1")
-        if not isinstance(self.net_arch, list) or not all(_whole(n) and n > 0 for n in self.net_arch):
-            raise ValueError(f"net_arch: a list of positive layer widths, got {self.net_arch!r}")
+        towers(self.net_arch)  # ValueError naming the problem
         if not isinstance(self.address, str) or not isinstance(self.general, bool):
             raise ValueError("address must be text and general true or false")
 
