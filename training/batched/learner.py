@@ -58,8 +58,8 @@ class BatchedConfig:
     vf_coef: float = 0.5  # value loss weight
     target_kl: float | None = None  # stop an update's epochs early above this approx_kl (None: never)
     net_arch: NetArch = field(default_factory=lambda: [128, 128])  # hidden layers of the policy and value towers,
-    # or each its own as SB3 writes it: {pi: [256, 256], vf: [128, 128]}, a critic half as wide and about 1.25x
-    # the learner's rate (agents/checkpoint/net_arch.py; docs/training.md, "A narrower critic")
+    # or each its own as SB3 writes it: {pi: [256, 256], vf: [128, 128]}, a critic half as wide: about 1.2x the
+    # learner's rate, and weaker at 20M decisions (agents/checkpoint/net_arch.py; docs/results.md, "A narrower critic")
     gradient_precision: str = "auto"  # the dense layers' gradient products (precision.py): "bfloat16" (2.4x faster
     # products where the CPU has bfloat16 dot products; the forward stays float32), "float32" (as runs before
     # 2026-12 trained, bit for bit), "auto": bfloat16 on such a CPU, else float32
