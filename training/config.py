@@ -182,9 +182,9 @@ class TrainConfig:
         if not self.reward_scale > 0:
             raise ConfigError(f"reward_scale must be positive, got {self.reward_scale}")
         try:
-            towers(self.ppo.net_arch)
+            towers(self.ppo.net_arch, "ppo.net_arch")
         except ValueError as err:
-            raise ConfigError(f"ppo.{err}") from None
+            raise ConfigError(str(err)) from None
         self._validate_pool_evaluation()
         rams_env.make(self.game, self.num_players, **self.rules, **self.env)  # rule errors name the option
         self._validate_agents(rams_env.make_game(self.game, self.num_players, **self.rules))

@@ -291,7 +291,7 @@ def _check_arch(arch: Any, obs: int, actions: int, what: str) -> None:
     """A list of 1 to MAX_LAYERS positive widths, or SB3's {pi: [...], vf: [...]} of such lists (net_arch.py),
     within MAX_PARAMETERS weights."""
     try:
-        layers = towers(arch) if isinstance(arch, (list, dict)) else None
+        layers = towers(arch)
     except ValueError:
         layers = None
     if layers is None or not all(1 <= len(tower) <= MAX_LAYERS for tower in layers):

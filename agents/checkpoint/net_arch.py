@@ -24,17 +24,17 @@ class Towers(NamedTuple):
     vf: list[int]
 
 
-def towers(net_arch: Any) -> Towers:
+def towers(net_arch: Any, key: str = "net_arch") -> Towers:
     """``net_arch`` (a list of widths, or a mapping of exactly ``pi`` and ``vf`` to lists) as its two towers;
-    ValueError naming the problem for anything else. An empty list is a network without hidden layers; in a mapping
-    each tower has at least one layer (one tower without any would read the observation itself, which the batched
-    learner's sparse first layer does not compute)."""
+    ValueError naming ``key`` (the config's, e.g. ``batched.net_arch``) and both forms for anything else. An empty
+    list is a network without hidden layers; in a mapping each tower has at least one layer (one tower without any
+    would read the observation itself, which the batched learner's sparse first layer does not compute)."""
     if _is_widths(net_arch):
         return Towers(list(net_arch), list(net_arch))
     if isinstance(net_arch, dict) and set(net_arch) == set(TOWER_KEYS) and all(
-            _is_widths(net_arch[key]) and net_arch[key] for key in TOWER_KEYS):
+            _is_widths(net_arch[tower]) and net_arch[tower] for tower in TOWER_KEYS):
         return Towers(list(net_arch["pi"]), list(net_arch["vf"]))
-    raise ValueError(f"net_arch: a list of positive layer widths ([256, 256]: both towers), or {{pi: [...], "
+    raise ValueError(f"{key}: a list of positive layer widths ([256, 256]: both towers), or {{pi: [...], "
                      f"vf: [...]}} (each tower its own, at least one layer each), not {net_arch!r}")
 
 

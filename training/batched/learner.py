@@ -105,10 +105,7 @@ class BatchedConfig:
         if not self.anchor_coef >= 0:
             raise ValueError(f"batched.anchor_coef={self.anchor_coef!r}: a weight, 0 or more")
         gradient_dtype(self.gradient_precision)
-        try:
-            towers(self.net_arch)
-        except ValueError as err:
-            raise ValueError(f"batched.{err}") from None
+        towers(self.net_arch, "batched.net_arch")
 
 
 def anchored_actions(space, labels: list[str]) -> torch.Tensor | None:

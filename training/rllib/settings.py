@@ -46,7 +46,7 @@ class RLlibConfig:
             raise ValueError(f"minibatch_size {self.minibatch_size} exceeds train_batch_size {self.train_batch_size}")
         if not self.learning_rate > 0 or not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
             raise ValueError("learning_rate > 0, 0 < gamma <= 1 and 0 <= gae_lambda <= 1")
-        towers(self.net_arch)  # ValueError naming the problem
+        towers(self.net_arch)  # ValueError naming net_arch and the two forms
         if not isinstance(self.address, str) or not isinstance(self.general, bool):
             raise ValueError("address must be text and general true or false")
 
