@@ -1,6 +1,7 @@
 """The PPO update's decisions with one legal action (training/batched/ppo.py, ``choices_first``): the policy tower
-skips them, and the update is the one that runs every decision through both towers, to float rounding: the same
-weights after several minibatch steps, the same metrics, with and without an anchor."""
+skips them (but for a few that round its rows up to a block, ``policy_rows``), and the update is the one that runs
+every decision through both towers, to float rounding: the same weights after several minibatch steps, the same
+metrics, with and without an anchor."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import torch
 
 from training.batched import ppo
 from training.batched.network import ActorCritic
-from training.batched.ppo import UpdateSettings, choices_first, update, with_choices_first
+from training.batched.ppo import UpdateSettings, choices_first, policy_rows, update, with_choices_first
 from training.batched.rollout import Batch
 
 OBS, ACTIONS, ROWS = 30, 6, 96
@@ -52,10 +53,14 @@ def every_row_through_both_towers(monkeypatch) -> None:
     monkeypatch.setattr(ppo, "with_choices_first", lambda part: (part, len(part["mask"])))
 
 
+@pytest.mark.parametrize("block", [1, 8, ppo.POLICY_ROW_BLOCK])
 @pytest.mark.parametrize("forced_log_prob", [0.0, None])
 @pytest.mark.parametrize("anchored", [False, True])
 def test_skipping_the_decisions_without_a_choice_changes_no_weight_and_no_metric(monkeypatch, forced_log_prob,
-                                                                                 anchored):
+                                                                                 anchored, block):
+    """Block 1 skips every decision without a choice, 8 some, the default (64, above these 32-decision
+    minibatches) none: the rows the block adds must add nothing either."""
+    monkeypatch.setattr(ppo, "POLICY_ROW_BLOCK", block)
     torch.manual_seed(0)
     net, batch = ActorCritic(OBS, ACTIONS, [16, 16]), decisions(1, forced_log_prob)
     anchor, settings = None, SETTINGS
@@ -74,16 +79,43 @@ def test_skipping_the_decisions_without_a_choice_changes_no_weight_and_no_metric
         assert metrics[name] == pytest.approx(value, rel=1e-5, abs=1e-6), name
 
 
-def test_the_policy_tower_reads_only_the_decisions_with_a_choice():
-    net, batch = ActorCritic(OBS, ACTIONS, [16, 16]), decisions(2)
+def policy_and_value_rows(batch: Batch) -> tuple[list[int], list[int]]:
+    """The rows the policy head and the value head read in each minibatch of an update of ``batch``."""
+    net = ActorCritic(OBS, ACTIONS, [16, 16])
     seen: list[int] = []
     net.action_net.register_forward_hook(lambda module, inputs, output: seen.append(len(inputs[0])))
     net.value_net.register_forward_hook(lambda module, inputs, output: seen.append(-len(inputs[0])))
     update(net, torch.optim.Adam(net.parameters()), batch, SETTINGS, torch.Generator().manual_seed(0))
-    policy_rows, value_rows = [n for n in seen if n >= 0], [-n for n in seen if n < 0]
+    return [n for n in seen if n >= 0], [-n for n in seen if n < 0]
+
+
+def test_the_policy_tower_reads_only_the_decisions_with_a_choice(monkeypatch):
+    monkeypatch.setattr(ppo, "POLICY_ROW_BLOCK", 1)
+    batch = decisions(2)
+    policy_rows_read, value_rows = policy_and_value_rows(batch)
     assert value_rows == [SETTINGS.minibatch_size] * (SETTINGS.epochs * ROWS // SETTINGS.minibatch_size)
     choices = int((batch.mask.sum(1) > 1).sum())
-    assert sum(policy_rows) == SETTINGS.epochs * choices < sum(value_rows)
+    assert sum(policy_rows_read) == SETTINGS.epochs * choices < sum(value_rows)
+
+
+def test_the_policy_tower_reads_its_rows_in_blocks(monkeypatch):
+    """With blocks of 8 every minibatch's policy rows are a multiple of 8 (or the whole minibatch), at most 7
+    more than its decisions with a choice, which the block-1 update reads in the same minibatches."""
+    batch = decisions(2)
+    monkeypatch.setattr(ppo, "POLICY_ROW_BLOCK", 1)
+    exact, _ = policy_and_value_rows(batch)
+    monkeypatch.setattr(ppo, "POLICY_ROW_BLOCK", 8)
+    blocked, _ = policy_and_value_rows(batch)
+    assert len(blocked) == len(exact) and blocked != exact
+    for rows, choices in zip(blocked, exact, strict=True):
+        assert rows % 8 == 0 or rows == SETTINGS.minibatch_size
+        assert choices <= rows < choices + 8
+
+
+def test_policy_rows_rounds_up_to_the_block_within_the_minibatch():
+    block = ppo.POLICY_ROW_BLOCK
+    assert [policy_rows(n, 4096) for n in (0, 1, block, block + 1, 4095)] == [0, block, block, 2 * block, 4096]
+    assert policy_rows(3, 40) == min(block, 40) and policy_rows(40, 40) == 40
 
 
 def test_choices_come_first_in_their_order_whatever_order_the_part_had():

@@ -121,10 +121,11 @@ def minibatch_loss(policy: ActorCritic, part: dict[str, Any], settings: UpdateSe
     ``stats``: the advantages' sum and sum of squares over every process; ``held``: the decisions the anchor's KL
     is averaged over."""
     part, choices = with_choices_first(part)
-    logits, values = policy(part["obs"], policy_rows=choices)
-    log_probs = masked_log_probs(logits, part["mask"][:choices])
-    new_log_prob = F.pad(log_probs.gather(1, part["actions"][:choices, None]).squeeze(1),
-                         (0, len(values) - choices))  # a decision with one legal action: log-probability 0
+    read = policy_rows(choices, len(part["actions"]))  # the policy tower's rows: those with a choice, and a few more
+    logits, values = policy(part["obs"], policy_rows=read)
+    log_probs = masked_log_probs(logits, part["mask"][:read])
+    new_log_prob = F.pad(log_probs.gather(1, part["actions"][:read, None]).squeeze(1),
+                         (0, len(values) - read))  # a decision with one legal action: log-probability 0
     log_ratio = new_log_prob - part["log_probs"]
     ratio = log_ratio.exp()
     mean = stats[0] / total
@@ -138,14 +139,30 @@ def minibatch_loss(policy: ActorCritic, part: dict[str, Any], settings: UpdateSe
     kl = torch.zeros((), dtype=loss.dtype)
     if "anchor_log_probs" in part:
         anchored = part_rows_anchored(part, settings)
-        kl = anchor_kl_sum(log_probs, part["anchor_log_probs"][:choices],
-                           None if anchored is None else anchored[:choices])
+        kl = anchor_kl_sum(log_probs, part["anchor_log_probs"][:read],
+                           None if anchored is None else anchored[:read])
         loss = loss + settings.anchor_coef * kl / held
     with torch.no_grad():
         approx_kl = ((ratio - 1) - log_ratio).sum()  # the low-variance estimator (CleanRL, J. Schulman's blog)
         clip_fraction = ((ratio - 1).abs() > settings.clip).float().sum()
     sums = torch.stack([policy_loss, value_loss, entropy_sum, approx_kl, clip_fraction, kl]).detach().double()
     return loss, sums
+
+
+POLICY_ROW_BLOCK = 64
+"""The policy tower's rows in a minibatch are rounded up to a multiple of this (policy_rows)."""
+
+
+def policy_rows(choices: int, rows: int) -> int:
+    """How many of a minibatch's leading ``rows`` the policy tower reads: its ``choices`` (the decisions with a choice
+    come first), rounded up to a multiple of ``POLICY_ROW_BLOCK``. The rows it adds are decisions with one legal
+    action, whose log-probability is exactly 0 under every masked policy, so they add exactly nothing to the loss,
+    its gradient or a metric. Why: oneDNN, which computes the bfloat16 gradient products (precision.py), compiles a
+    kernel for every new matrix shape and keeps it for the next; the count of decisions with a choice differs in
+    every minibatch, so each step compiled four (about 2 ms each on an Intel Xeon with AMX, a fifth of the update).
+    Rounded, the shapes repeat from the first iterations on: the learner 1.08-1.15x per CPU-second there, for at most
+    63 rows more through half the network (docs/results.md, "The policy tower's rows in blocks of 64")."""
+    return min(rows, -(-choices // POLICY_ROW_BLOCK) * POLICY_ROW_BLOCK)
 
 
 def with_choices_first(part: dict[str, Any]) -> tuple[dict[str, Any], int]:
