@@ -160,8 +160,9 @@ def policy_rows(choices: int, rows: int) -> int:
     its gradient or a metric. Why: oneDNN, which computes the bfloat16 gradient products (precision.py), compiles a
     kernel for every new matrix shape and keeps it for the next; the count of decisions with a choice differs in
     every minibatch, so each step compiled four (about 2 ms each on an Intel Xeon with AMX, a fifth of the update).
-    Rounded, the shapes repeat from the first iterations on: the learner 1.08-1.15x per CPU-second there, for at most
-    63 rows more through half the network (docs/results.md, "The policy tower's rows in blocks of 64")."""
+    Rounded, the shapes repeat from the first iterations on: the learner about 1.1x per CPU-second there (7 alternated
+    pairs of processes, median 1.12x), for at most 63 rows more through half the network (docs/results.md, "The
+    policy tower's rows in blocks of 64")."""
     return min(rows, -(-choices // POLICY_ROW_BLOCK) * POLICY_ROW_BLOCK)
 
 
