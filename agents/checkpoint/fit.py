@@ -21,6 +21,11 @@ from agents.registry import ALLOW_RULES_MISMATCH
 SHOWN = 3
 """Differences named in a message before "and N more"."""
 
+HOW_NOT_WHAT = ("foreach", "fused")
+"""An optimizer's settings that choose how torch computes a step, not the step itself: a checkpoint's are not
+checked, and the optimizer keeps its own (a run saved with torch's fused Adam resumes on a torch without it, and one
+saved without it resumes fused)."""
+
 def _listed(items: list[str]) -> str:
     more = f" and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
     return ", ".join(items[:SHOWN]) + more
@@ -54,13 +59,16 @@ def fit_optimizer(optimizer: torch.optim.Optimizer, saved: Any, path: str | Path
         _check_settings(mine, theirs, path)
     for index, entry in saved["state"].items():
         _check_moments(index, entry, params, path)
+    own = [{key: group[key] for key in HOW_NOT_WHAT if key in group} for group in optimizer.param_groups]
     optimizer.load_state_dict(saved)
+    for group, settings in zip(optimizer.param_groups, own, strict=True):
+        group.update(settings)
 
 
 def _check_settings(mine: dict[str, Any], theirs: dict[str, Any], path: str | Path) -> None:
     """Each setting of a saved parameter group (lr, betas, eps...) of the type the optimizer uses."""
     for key, value in mine.items():
-        if key == "params":
+        if key == "params" or key in HOW_NOT_WHAT:
             continue
         other = theirs.get(key)
         numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (value, other))
