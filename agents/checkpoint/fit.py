@@ -26,6 +26,7 @@ HOW_NOT_WHAT = ("foreach", "fused")
 checked, and the optimizer keeps its own (a run saved with torch's fused Adam resumes on a torch without it, and one
 saved without it resumes fused)."""
 
+
 def _listed(items: list[str]) -> str:
     more = f" and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
     return ", ".join(items[:SHOWN]) + more

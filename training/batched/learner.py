@@ -43,7 +43,7 @@ process; the scripted slots' 0 means none."""
 def adam(parameters, learning_rate: float) -> torch.optim.Adam:
     """Adam as SB3 and CleanRL set it for PPO (eps 1e-5), on torch's fused CPU kernel where torch has one (2.4 and
     later): one pass over each tensor where the loop takes a dozen, the same step to float rounding
-    (tests/test_batched_adam.py), the general learner about 1.03x per CPU-second (docs/results.md, "Adam's fused
+    (tests/test_batched_adam.py), the general learner 1.03-1.06x per CPU-second (docs/results.md, "Adam's fused
     step"). An older torch refuses ``fused`` on the CPU, and gets the loop."""
     parameters = list(parameters)
     try:
