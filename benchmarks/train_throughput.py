@@ -17,7 +17,8 @@ The trainers (``--trainers``, default Toepen): ``rams train``'s SB3 path (traini
 trainer (training/batched/) of each ``--batched-configs`` file (default the game's ``<game>_batched.yaml`` and,
 for Toepen, ``quick.yaml``), all its deals at ``rams train``'s table (``tables=default``), at each of
 ``--batched-threads`` (default 1 and 2) and each ``--batched-precisions`` (default ``auto``; ``float32 bfloat16``:
-the dense layers' gradient products both ways, training/batched/precision.py), beside the same Leduc learner.
+the dense layers' gradient products both ways, training/batched/precision.py) and ``--batched-forwards``
+(default ``gradient``; ``gradient float32``: the update's forward products both ways), beside the same Leduc learner.
 Each row's name says its config, deals, network and threads. The rows count learner decisions per CPU-second
 of this process (``os.times()``: user + system, children too) and per wall second; each batched row reports
 ``batched / reference`` against Leduc and ``rams train``: the ratio of the medians and the per-round ratios (the
@@ -28,11 +29,14 @@ issue's target: >= 10x, per CPU-second). With ``--batched-threads 1`` the proces
     python benchmarks/train_throughput.py --games --trainers toepen --rounds 1   # the trainers' ratios only
     python benchmarks/train_throughput.py --games --trainers toepen --batched-configs toepen_batched \
         --batched-threads 1 --batched-precisions float32 bfloat16 --batched-factor 10   # the precisions' ratio
+    python benchmarks/train_throughput.py --games --trainers toepen --batched-configs toepen_batched quick \
+        --batched-threads 1 --batched-forwards gradient float32 --batched-factor 10 --rounds 5   # forward both ways
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -51,7 +55,7 @@ import rams_env
 from agents.checkpoint.net_arch import describe
 from agents.random_agent import RandomAgent
 from evaluation.throughput import measured_code, pin_one_core
-from training.batched.precision import GRADIENT_PRECISIONS, gradient_dtype
+from training.batched.precision import GRADIENT_PRECISIONS, UPDATE_FORWARD_PRECISIONS, forward_dtype, gradient_dtype
 from training.single_seat import SingleSeatEnv
 
 PEER = "leduc_holdem_v4"
@@ -190,10 +194,11 @@ def trainer_contenders(game: str, args: argparse.Namespace, folder: str) -> dict
             continue
         selfplay, label = batched_learner(path, folder)
         for threads in args.batched_threads:
-            for precision in args.batched_precisions:
+            for precision, forward in itertools.product(args.batched_precisions, args.batched_forwards):
                 dtype = gradient_dtype(precision)
                 grads = f" {str(dtype).removeprefix('torch.')} grads" * (len(args.batched_precisions) > 1)
-                contenders[f"{BATCHED} {label} {threads}t{grads}"] = (iterations(selfplay, dtype), threads,
+                grads += f" {forward} forward" * (len(args.batched_forwards) > 1)
+                contenders[f"{BATCHED} {label} {threads}t{grads}"] = (iterations(selfplay, dtype, forward), threads,
                                                                      args.steps * args.batched_factor)
     for advance, threads, _ in contenders.values():  # warm-up (numba, first rollout) outside the timing
         torch.set_num_threads(threads)
@@ -205,11 +210,14 @@ BATCHED = "batched"
 """The first word of the batched trainer's rows."""
 
 
-def iterations(selfplay, dtype: torch.dtype) -> Callable[[], int]:
+def iterations(selfplay, dtype: torch.dtype, forward_precision: str) -> Callable[[], int]:
     """One call: one iteration of the batched learner (rollout and update) with its dense layers' gradient products
-    in ``dtype`` (training/batched/precision.py); returns the decisions learned."""
+    in ``dtype`` and its update's forward products by ``forward_precision`` (``batched.update_forward_precision``,
+    training/batched/precision.py); returns the decisions learned."""
+    forward = forward_dtype(forward_precision, dtype)
+
     def advance() -> int:
-        selfplay.policy.set_gradient_dtype(dtype)
+        selfplay.policy.set_precision(dtype, forward)
         before = selfplay.steps
         selfplay.iterate()
         return selfplay.steps - before
@@ -298,6 +306,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--batched-precisions", nargs="*", default=["auto"], choices=list(GRADIENT_PRECISIONS),
                         help="batched.gradient_precision of the batched rows, one row each, sharing one learner "
                              "(auto; e.g. float32 bfloat16 for the two side by side)")
+    parser.add_argument("--batched-forwards", nargs="*", default=["gradient"], choices=list(UPDATE_FORWARD_PRECISIONS),
+                        help="batched.update_forward_precision of the batched rows, one row each with each precision, "
+                             "sharing one learner (gradient; gradient float32 for the two side by side)")
     parser.add_argument("--batched-factor", type=int, default=20,
                         help="the batched trainer's steps per round, in multiples of --steps (20)")
     parser.add_argument("--steps", type=int, default=4096, help="learner steps per contender per round (4096)")

@@ -128,17 +128,21 @@ def test_reward_norm_is_validated():
         load_config(None, ["trainer=batched", "batched.reward_norm=per_seat"])
 
 
-def test_gradient_precision_is_validated_and_reaches_every_dense_layer():
+@pytest.mark.parametrize("forward, forward_dtype", [("gradient", torch.bfloat16), ("float32", torch.float32)])
+def test_the_precisions_are_validated_and_reach_every_dense_layer(forward, forward_dtype):
     from training.batched.precision import Linear
     from training.config import ConfigError, load_config
 
     with pytest.raises(ConfigError, match="batched.gradient_precision='fp16': one of auto, float32, bfloat16"):
         load_config(None, ["trainer=batched", "batched.gradient_precision=fp16"])
+    with pytest.raises(ConfigError, match="batched.update_forward_precision='bfloat16': one of gradient, float32"):
+        load_config(None, ["trainer=batched", "batched.update_forward_precision=bfloat16"])
     config = BatchedConfig(envs_per_table=4, rollout_steps=4, minibatch_size=64, net_arch=[16],
-                           gradient_precision="bfloat16")
+                           gradient_precision="bfloat16", update_forward_precision=forward)
     learner = SelfPlay("toepen", [TableSpec(3)], config, seed=0)
     layers = [m for m in learner.policy.modules() if isinstance(m, Linear)]
     assert len(layers) == 4 and {layer.gradient_dtype for layer in layers} == {torch.bfloat16}
+    assert {layer.forward_dtype for layer in layers} == {forward_dtype}
     assert 0 < learner.iterate()["value_loss"] < np.inf  # an update runs with them
 
 

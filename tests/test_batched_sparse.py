@@ -93,27 +93,29 @@ def test_the_network_keeps_its_parameters():
         "action_net.weight", "action_net.bias", "value_net.weight", "value_net.bias"]
 
 
-def test_the_numba_weight_gradient_is_torchs_sparse_product(monkeypatch):
+@pytest.mark.parametrize("layers", [[(257, 24), (100, 5)], [(257, 24)], [(100, 5), (257, 24), (3, 7)]])
+def test_the_numba_weight_gradient_is_torchs_sparse_product(monkeypatch, layers):
     """The first layer's weight and bias gradients by the numba loop equal torch's sparse-times-dense product and
     column sums (the path without numba) to float rounding, padding included (rows of every length, one all zero),
-    for a layer over every row and one over the leading rows."""
+    for layers over every row and over the leading rows only (the policy tower in the update: the decisions with a
+    choice, ppo.py), of different widths; the loop takes two layers a pass, so one layer and three (one pass with
+    a partner of no rows) are checked too."""
     from training.batched import sparse
 
     obs = sparse_rows(observations(257, seed=3))
-    grad = torch.randn(257, 24, generator=torch.Generator().manual_seed(4))
-    other = torch.randn(100, 5, generator=torch.Generator().manual_seed(5))  # a second layer, read in the same pass
-    # over the first 100 rows only (the policy tower in the update: the decisions with a choice, ppo.py)
-    (fast, fast_other), (fast_bias, fast_other_bias) = sparse.weight_gradients(obs.index, obs.value, (grad, other), OBS)
+    grads = tuple(torch.randn(rows, width, generator=torch.Generator().manual_seed(4 + i))
+                  for i, (rows, width) in enumerate(layers))
+    fast, fast_biases = sparse.weight_gradients(obs.index, obs.value, grads, OBS)
     monkeypatch.setattr(sparse, "njit", None)
-    (reference, reference_other), (reference_bias, _) = sparse.weight_gradients(obs.index, obs.value, (grad, other),
-                                                                                 OBS)
-    assert fast_other.shape == reference_other.shape == (OBS, 5)
-    assert torch.allclose(fast_other, reference_other, atol=1e-5)
-    assert torch.allclose(fast_other_bias, other.sum(0), atol=1e-5)
-    assert fast.shape == reference.shape == (OBS, 24) and fast_bias.shape == reference_bias.shape == (24,)
-    assert torch.allclose(fast, reference, atol=1e-5)
-    assert torch.allclose(fast_bias, grad.sum(0), atol=1e-5) and torch.allclose(reference_bias, grad.sum(0))
-    assert not fast[(obs.dense(OBS) == 0).all(0)].any()  # a column no row uses gets no gradient
+    reference, reference_biases = sparse.weight_gradients(obs.index, obs.value, grads, OBS)
+    for grad, weight, bias, reference_weight, reference_bias in zip(grads, fast, fast_biases, reference,
+                                                                    reference_biases, strict=True):
+        assert weight.shape == reference_weight.shape == (OBS, grad.shape[1])
+        assert torch.allclose(weight, reference_weight, atol=1e-5)
+        assert bias.shape == reference_bias.shape == (grad.shape[1],)
+        assert torch.allclose(bias, grad.sum(0), atol=1e-5) and torch.allclose(reference_bias, grad.sum(0))
+        used = (obs.dense(OBS)[:len(grad)] != 0).any(0)
+        assert not weight[~used].any()  # a column none of the layer's rows uses gets no gradient
 
 
 def test_the_indices_are_int32_and_every_consumer_reads_them():

@@ -25,7 +25,7 @@ from training.batched.league import LEARNER, RANDOM, League
 from training.batched.network import ActorCritic, act, act_frozen
 from training.batched.parallel import SOLO, Solo, share, stream_seed, weights_digest
 from training.batched.ppo import UpdateSettings, update
-from training.batched.precision import gradient_dtype
+from training.batched.precision import forward_dtype, gradient_dtype
 from training.batched.reward_norm import REWARD_NORMS, TableRewardScale
 from training.batched.rollout import RolloutBuffer
 from training.batched.sources import ScriptedSlots, VectorTables
@@ -73,8 +73,11 @@ class BatchedConfig:
     # or each its own as SB3 writes it: {pi: [256, 256], vf: [128, 128]}, a critic half as wide: about 1.2x the
     # learner's rate, and weaker at 20M decisions (agents/checkpoint/net_arch.py; docs/results.md, "A narrower critic")
     gradient_precision: str = "auto"  # the dense layers' gradient products (precision.py): "bfloat16" (2.4x faster
-    # products where the CPU has bfloat16 dot products; the forward stays float32), "float32" (as runs before
-    # 2026-12 trained, bit for bit), "auto": bfloat16 on such a CPU, else float32
+    # products where the CPU has bfloat16 dot products), "float32" (as runs before 2026-12 trained, bit for bit),
+    # "auto": bfloat16 on such a CPU, else float32
+    update_forward_precision: str = "gradient"  # the update's forward products: "gradient" (in the gradient products'
+    # dtype: bfloat16 where they are, the learner about 1.1x; the rollout stays float32), "float32" (exact, as runs
+    # trained before 2026-12-05): precision.py
     league: dict[str, float] = field(default_factory=lambda: {"self": 0.6, "snapshots": 0.3, "random": 0.1})
     snapshots_kept: int = 10  # frozen snapshots drawn from (older ones retire after their deals end)
     snapshot_sampling: str = "recent"  # "recent" (1 / (age + 1)) or "prioritized" (win rate + floor): league.py
@@ -116,7 +119,7 @@ class BatchedConfig:
             raise ValueError(f"batched.reward_norm={self.reward_norm!r}: one of {', '.join(REWARD_NORMS)}")
         if not self.anchor_coef >= 0:
             raise ValueError(f"batched.anchor_coef={self.anchor_coef!r}: a weight, 0 or more")
-        gradient_dtype(self.gradient_precision)
+        forward_dtype(self.update_forward_precision, gradient_dtype(self.gradient_precision))
         towers(self.net_arch, "batched.net_arch")
 
 
@@ -153,7 +156,8 @@ class SelfPlay:
         self.source.reset(self.stream)
         space = self.source.space
         self.policy = ActorCritic(space.obs_size, space.num_actions, config.net_arch)
-        self.policy.set_gradient_dtype(gradient_dtype(config.gradient_precision))
+        gradient = gradient_dtype(config.gradient_precision)
+        self.policy.set_precision(gradient, forward_dtype(config.update_forward_precision, gradient))
         self.optimizer = adam(self.policy.parameters(), config.learning_rate)
         self.rng = np.random.default_rng(self.stream)
         self.generator = torch.Generator().manual_seed(self.stream)

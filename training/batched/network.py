@@ -58,11 +58,12 @@ class ActorCritic(nn.Module):
         self.value_net = Linear(layers.vf[-1] if layers.vf else self.obs_size, 1)
         self._init_weights()
 
-    def set_gradient_dtype(self, dtype: torch.dtype) -> None:
-        """The dtype of every dense layer's gradient products (precision.py; float32 as built)."""
+    def set_precision(self, gradient: torch.dtype, forward: torch.dtype) -> None:
+        """The dtypes of every dense layer's products in training: the backward's and the forward's (precision.py;
+        float32 both as built)."""
         for layer in self.modules():
             if isinstance(layer, Linear):
-                layer.gradient_dtype = dtype
+                layer.gradient_dtype, layer.forward_dtype = gradient, forward
 
     def _init_weights(self) -> None:
         for module, gain in ((self.mlp_extractor, HIDDEN_GAIN), (self.action_net, ACTION_GAIN),

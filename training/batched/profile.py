@@ -14,6 +14,7 @@ import os
 import numpy as np
 import torch
 
+from evaluation.throughput import measured_code
 from training.batched.learner import BatchedConfig, SelfPlay, TableSpec
 
 
@@ -28,10 +29,13 @@ def main() -> None:
                         help='hidden layers, JSON: a list for both towers, or {"pi": [256, 256], "vf": [128, 128]}')
     parser.add_argument("--iterations", type=int, default=4)
     parser.add_argument("--gradient-precision", default="auto", help="auto, float32 or bfloat16 (precision.py)")
+    parser.add_argument("--update-forward-precision", default="gradient", help="gradient or float32 (precision.py)")
     args = parser.parse_args()
+    print(measured_code(), flush=True)  # python -m imports the current directory's code first, whatever PYTHONPATH
     torch.set_num_threads(args.threads)
     config = BatchedConfig(envs_per_table=args.envs, epochs=args.epochs,
-                           net_arch=json.loads(args.net_arch), gradient_precision=args.gradient_precision)
+                           net_arch=json.loads(args.net_arch), gradient_precision=args.gradient_precision,
+                           update_forward_precision=args.update_forward_precision)
     learner = SelfPlay(args.game, [TableSpec(args.players)], config, seed=0)
     learner.iterate()
     learner.snapshot()

@@ -107,8 +107,13 @@ def weight_gradients(index: torch.Tensor, value: torch.Tensor, grads: tuple[torc
                 for grad in grads], [grad.sum(0) for grad in grads]
     outs = [torch.zeros((in_features, grad.shape[1]), dtype=grad.dtype) for grad in grads]
     biases = [torch.zeros(grad.shape[1], dtype=torch.float64) for grad in grads]  # 4,096 rows added one by one
-    _add_entries(index.numpy(), value.numpy(), tuple(grad.contiguous().numpy() for grad in grads),
-                 tuple(out.numpy() for out in outs), tuple(bias.numpy() for bias in biases))
+    arrays = [(grad.contiguous().numpy(), out.numpy(), bias.numpy()) for grad, out, bias in zip(grads, outs, biases,
+                                                                                               strict=True)]
+    if len(arrays) % 2:  # a layer without a partner is paired with one of no rows
+        none = np.zeros((0, 1), value.numpy().dtype)
+        arrays.append((none, none.copy(), np.zeros(1)))
+    for (grad_a, out_a, bias_a), (grad_b, out_b, bias_b) in zip(arrays[::2], arrays[1::2], strict=True):
+        _add_entries(index.numpy(), value.numpy(), grad_a, grad_b, out_a, out_b, bias_a, bias_b)
     return outs, [bias.to(grad.dtype) for bias, grad in zip(biases, grads, strict=True)]
 
 
@@ -119,25 +124,32 @@ def transposed_rows(index: torch.Tensor, value: torch.Tensor, in_features: int) 
                                    (in_features, len(index)), check_invariants=False)
 
 
-def _add_entries(index: np.ndarray, value: np.ndarray, grads: tuple, outs: tuple, biases: tuple) -> None:
-    """For each layer ``i``: ``outs[i][index[n, k]] += value[n, k] * grads[i][n]`` over every entry of the rows
-    ``grads[i]`` has (the first ones; padding, value 0, skipped), and ``biases[i] += grads[i][n]`` over those rows
-    (in float64: a sum of thousands of rows in order); each entry read once for all layers."""
+def _add_entries(index: np.ndarray, value: np.ndarray, grad_a: np.ndarray, grad_b: np.ndarray, out_a: np.ndarray,
+                 out_b: np.ndarray, bias_a: np.ndarray, bias_b: np.ndarray) -> None:
+    """For two layers ``a`` and ``b``: ``out[index[n, k]] += value[n, k] * grad[n]`` over every entry of the rows
+    ``grad`` has (the first ones; padding, value 0, skipped), and ``bias += grad[n]`` over those rows (in float64: a
+    sum of thousands of rows in order); each entry read once for both layers. Two layers by name, not a tuple of
+    layers looped over: numba compiled that loop 1.6 times slower (8.8 ms against 14.2 for a 4,096-row Toepen
+    minibatch's two 256-wide towers; docs/results.md)."""
     rows, width = index.shape
+    rows_a, rows_b = grad_a.shape[0], grad_b.shape[0]
     for n in range(rows):
-        for layer in range(len(grads)):
-            if n < grads[layer].shape[0]:
-                row, bias = grads[layer][n], biases[layer]
-                for h in range(row.shape[0]):
-                    bias[h] += row[h]
+        if n < rows_a:
+            for h in range(grad_a.shape[1]):
+                bias_a[h] += grad_a[n, h]
+        if n < rows_b:
+            for h in range(grad_b.shape[1]):
+                bias_b[h] += grad_b[n, h]
         for k in range(width):
             v = value[n, k]
             if v != 0:
-                for layer in range(len(grads)):
-                    if n < grads[layer].shape[0]:
-                        row, column = grads[layer][n], outs[layer][index[n, k]]
-                        for h in range(row.shape[0]):
-                            column[h] += v * row[h]
+                column = index[n, k]
+                if n < rows_a:
+                    for h in range(grad_a.shape[1]):
+                        out_a[column, h] += v * grad_a[n, h]
+                if n < rows_b:
+                    for h in range(grad_b.shape[1]):
+                        out_b[column, h] += v * grad_b[n, h]
 
 
 if njit is not None:
