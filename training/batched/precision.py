@@ -12,7 +12,7 @@ The update's forward products take the same copies (``batched.update_forward_pre
 rollout, frozen opponents and ``CheckpointAgent`` keep float32 (no gradient: ``nn.Linear`` exactly), so PPO's
 probability ratio compares the update's rounded log-probabilities with the rollout's exact ones: on the shipped
 general Toepen agent the two differ by 2.8e-4 on average (5.7e-3 at the 99th percentile), an approx KL of 6.5e-7,
-where one update moves the policy by about 1e-2 and the clip is at 0.2; the values differ by 0.4% of their spread
+where an update's own is about 2e-3 and the clip is at 0.2; the values differ by 0.4% of their spread
 (docs/results.md, "The update's forward in bfloat16"). ``float32`` keeps the update's forward exact, as runs trained
 before that day.
 
