@@ -20,6 +20,7 @@ from agents.checkpoint_agent import MASKED_LOGIT
 from training.batched.elementwise import Tanh, exp
 from training.batched.precision import Linear
 from training.batched.sparse import SparseObs, sparse_linear
+from training.batched.tower import bfloat16_tower, tower_applies
 
 HIDDEN_GAIN = math.sqrt(2)
 ACTION_GAIN = 0.01
@@ -81,14 +82,14 @@ class ActorCritic(nn.Module):
         update's decisions with one legal action come last, and their policy has nothing to learn (ppo.py)."""
         towers = self.mlp_extractor.policy_net, self.mlp_extractor.value_net
         rows = [len(obs) if policy_rows is None else policy_rows, len(obs)]
-        policy, value = (self.hidden(tower, first) for tower, first in zip(towers, self.first(obs, towers, rows),
-                                                                           strict=True))
-        return self.action_net(policy), self.value_net(value).squeeze(-1)
+        logits, values = (self.head_of(tower, head, first) for tower, head, first in
+                          zip(towers, (self.action_net, self.value_net), self.first(obs, towers, rows), strict=True))
+        return logits, values.squeeze(-1)
 
     def logits(self, obs: torch.Tensor | SparseObs) -> torch.Tensor:
         """The policy head alone (frozen opponents need no value)."""
         tower = self.mlp_extractor.policy_net
-        return self.action_net(self.hidden(tower, self.first(obs, [tower])[0]))
+        return self.head_of(tower, self.action_net, self.first(obs, [tower])[0])
 
     def first(self, obs: torch.Tensor | SparseObs, towers, rows: list[int] | None = None) -> list[torch.Tensor]:
         """Each tower's first Linear applied to ``obs`` (the input itself for a network without hidden layers);
@@ -101,9 +102,12 @@ class ActorCritic(nn.Module):
             return sparse_linear(obs, [tower[0] for tower in towers], rows)
         return [tower[0](obs[:count]) for tower, count in zip(towers, rows, strict=True)]
 
-    def hidden(self, tower: nn.Sequential, first: torch.Tensor) -> torch.Tensor:
-        """The rest of ``tower`` after its first Linear (the features the heads read)."""
-        return tower[1:](first) if self.has_hidden else first
+    def head_of(self, tower: nn.Sequential, head: nn.Module, first: torch.Tensor) -> torch.Tensor:
+        """``head`` on the rest of ``tower`` after its first Linear; in the update with bfloat16 forward products, as
+        one autograd function that takes each tanh in one pass (tower.py)."""
+        if self.has_hidden and tower_applies(tower[1:], head, first):
+            return bfloat16_tower(tower[1:], head, first)
+        return head(tower[1:](first) if self.has_hidden else first)
 
 
 def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

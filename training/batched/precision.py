@@ -18,7 +18,8 @@ before that day.
 
 ``batched.gradient_precision``: ``auto`` (bfloat16 where the CPU has bfloat16 dot products, else float32: emulated
 bfloat16 would be slower), ``float32`` or ``bfloat16``. The sparse first layer (sparse.py) is not a product of
-dense matrices and keeps float32.
+dense matrices and keeps float32. With both products in bfloat16 the update runs each tower after its first layer
+as one function whose every tanh is one pass over memory (tower.py).
 """
 
 from __future__ import annotations
