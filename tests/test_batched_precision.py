@@ -9,7 +9,13 @@ from torch import nn  # noqa: E402
 from torch.nn import functional as F  # noqa: E402
 
 from training.batched.network import ActorCritic  # noqa: E402
-from training.batched.precision import GRADIENT_PRECISIONS, Linear, forward_dtype, gradient_dtype  # noqa: E402
+from training.batched.precision import (  # noqa: E402
+    GRADIENT_PRECISIONS,
+    Linear,
+    forward_dtype,
+    gradient_dtype,
+    update_dtypes,
+)
 
 BFLOAT16_STEP = 2.0 ** -8  # bfloat16 keeps 8 significant bits: a rounding moves a value by at most half this
 
@@ -106,3 +112,8 @@ def test_precision_choices(monkeypatch):
     assert forward_dtype("gradient", torch.float32) == forward_dtype("float32", torch.bfloat16) == torch.float32
     with pytest.raises(ValueError, match="update_forward_precision='bf16'.*gradient, float32"):
         forward_dtype("bf16", torch.bfloat16)
+    assert update_dtypes("bfloat16", "gradient") == (torch.bfloat16, torch.bfloat16)
+    assert update_dtypes("bfloat16", "float32") == (torch.bfloat16, torch.float32)
+    assert update_dtypes("float32", "gradient") == (torch.float32, torch.float32)
+    with pytest.raises(ValueError, match="update_forward_precision='fp8'"):
+        update_dtypes("bfloat16", "fp8")

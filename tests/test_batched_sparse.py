@@ -3,9 +3,11 @@ values and every parameter's gradient, to float rounding; the parameters and sta
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 
+from training.batched import sparse as sparse_module
 from training.batched.network import ActorCritic, masked_log_probs
 from training.batched.sparse import sparse_rows
 
@@ -32,6 +34,24 @@ def test_sparse_rows_round_trip_and_padding():
     with pytest.raises(ValueError, match="dim 0"):
         sparse.index_select(1, rows)
     assert not sparse.value[0].any()  # an all-zero row is padding only
+
+
+@pytest.mark.parametrize("rows", [None, [7, 2, 2, 0], [], [0], list(range(300, 0, -3))])
+def test_the_numba_entries_are_numpys_and_read_the_rows_asked(rows):
+    """The rollout's path (numba, the slots' rows read in place) gives numpy's entries for those rows: same columns,
+    values, order and padding, for any rows in any order, repeats, none, an all-zero row alone."""
+    pytest.importorskip("numba")
+    obs = observations(301, seed=5)
+    obs[5, 3] = float("nan")  # not zero: an entry on both paths
+    obs[6, 4] = -0.0  # zero: on neither
+    picked = obs if rows is None else obs[torch.tensor(rows, dtype=torch.long)]
+    expected = sparse_module._numpy_sparse_rows(picked.numpy())
+    for dense in (obs, obs.numpy()):
+        ours = sparse_rows(dense, None if rows is None else np.array(rows, np.int64))
+        assert ours.index.dtype == torch.int32 and ours.value.dtype == torch.float32
+        assert torch.equal(ours.index, expected.index)
+        assert torch.equal(ours.value.isnan(), expected.value.isnan())
+        assert torch.equal(ours.value.nan_to_num(7.0), expected.value.nan_to_num(7.0))
 
 
 @pytest.mark.parametrize("arch", [[16, 8], [12], []])

@@ -25,7 +25,7 @@ from training.batched.league import LEARNER, RANDOM, League
 from training.batched.network import ActorCritic, act, act_frozen
 from training.batched.parallel import SOLO, Solo, share, stream_seed, weights_digest
 from training.batched.ppo import UpdateSettings, update
-from training.batched.precision import forward_dtype, gradient_dtype
+from training.batched.precision import update_dtypes
 from training.batched.reward_norm import REWARD_NORMS, TableRewardScale
 from training.batched.rollout import RolloutBuffer
 from training.batched.sources import ScriptedSlots, VectorTables
@@ -119,7 +119,7 @@ class BatchedConfig:
             raise ValueError(f"batched.reward_norm={self.reward_norm!r}: one of {', '.join(REWARD_NORMS)}")
         if not self.anchor_coef >= 0:
             raise ValueError(f"batched.anchor_coef={self.anchor_coef!r}: a weight, 0 or more")
-        forward_dtype(self.update_forward_precision, gradient_dtype(self.gradient_precision))
+        update_dtypes(self.gradient_precision, self.update_forward_precision)
         towers(self.net_arch, "batched.net_arch")
 
 
@@ -156,8 +156,7 @@ class SelfPlay:
         self.source.reset(self.stream)
         space = self.source.space
         self.policy = ActorCritic(space.obs_size, space.num_actions, config.net_arch)
-        gradient = gradient_dtype(config.gradient_precision)
-        self.policy.set_precision(gradient, forward_dtype(config.update_forward_precision, gradient))
+        self.policy.set_precision(*update_dtypes(config.gradient_precision, config.update_forward_precision))
         self.optimizer = adam(self.policy.parameters(), config.learning_rate)
         self.rng = np.random.default_rng(self.stream)
         self.generator = torch.Generator().manual_seed(self.stream)
@@ -230,9 +229,9 @@ class SelfPlay:
         ids, starts = np.unique(policy_of[order], return_index=True)
         actions = np.empty(source.num_slots, np.int64)
         for ident, slots in zip(ids.tolist(), np.split(order, starts[1:]), strict=True):
-            obs, mask = torch.from_numpy(source.obs[slots]), torch.from_numpy(source.mask[slots])
+            mask = torch.from_numpy(source.mask[slots])
             if ident == LEARNER:
-                entries = sparse_rows(obs)
+                entries = sparse_rows(source.obs, slots)
                 chosen, log_probs, values = act(self.policy, entries, mask, self.generator)
                 self.buffer.add(slots, source.to_act[slots], entries, mask.numpy(), chosen.numpy(),
                                 log_probs.numpy(), values.numpy())
@@ -241,7 +240,8 @@ class SelfPlay:
                 actions[slots] = (self.rng.random(mask.shape) + mask.numpy()).argmax(1)
             else:
                 net = league.nets[ident]  # a snapshot (an ActorCritic) or another frozen module (target.py)
-                inputs = sparse_rows(obs) if isinstance(net, ActorCritic) else obs
+                inputs = sparse_rows(source.obs, slots) if isinstance(net, ActorCritic) else \
+                    torch.from_numpy(source.obs[slots])
                 actions[slots] = act_frozen(net, inputs, mask, self.generator).numpy()
         return actions
 

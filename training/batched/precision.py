@@ -51,6 +51,13 @@ def forward_dtype(precision: str, gradient: torch.dtype) -> torch.dtype:
     return gradient if precision == "gradient" else torch.float32
 
 
+def update_dtypes(gradient_precision: str, update_forward_precision: str) -> tuple[torch.dtype, torch.dtype]:
+    """The update's gradient and forward dtypes for the two keys (``ActorCritic.set_precision`` takes them); a bad
+    key is a ValueError naming the choices."""
+    gradient = gradient_dtype(gradient_precision)
+    return gradient, forward_dtype(update_forward_precision, gradient)
+
+
 def cpu_has_bfloat16_products() -> bool:
     """Whether this CPU multiplies bfloat16 matrices natively (AVX512-BF16 or AMX), as torch reports it."""
     checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")

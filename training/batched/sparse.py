@@ -52,10 +52,24 @@ class SparseObs:
         return out.scatter_add_(1, self.index.long(), self.value)
 
 
-def sparse_rows(obs: torch.Tensor) -> SparseObs:
-    """``obs`` ``(N, D)`` as its non-zero entries, each row's in column order (numpy's ``flatnonzero`` of a
-    boolean array is several times faster than of floats or torch's ``nonzero``)."""
-    dense = obs.numpy()
+def sparse_rows(obs: torch.Tensor | np.ndarray, rows: np.ndarray | None = None) -> SparseObs:
+    """``obs`` ``(N, D)`` as its non-zero entries, each row's in column order; ``rows``: those rows of ``obs`` only, in
+    that order (the rollout's slots of one policy: no copy of their dense rows is made). Two numba passes over the
+    rows (count, then write) where numba is installed: 1.6x faster than numpy's ``flatnonzero`` path, the same
+    entries."""
+    dense = obs.numpy() if isinstance(obs, torch.Tensor) else obs
+    if njit is None:
+        return _numpy_sparse_rows(dense if rows is None else dense[rows])
+    rows = np.arange(len(dense)) if rows is None else np.asarray(rows, np.int64)
+    width = _widest_row(dense, rows)
+    index, value = np.zeros((len(rows), width), np.int32), np.zeros((len(rows), width), dense.dtype)
+    _write_entries(dense, rows, index, value)
+    return SparseObs(torch.from_numpy(index), torch.from_numpy(value))
+
+
+def _numpy_sparse_rows(dense: np.ndarray) -> SparseObs:
+    """:func:`sparse_rows` without numba (numpy's ``flatnonzero`` of a boolean array is several times faster than of
+    floats or torch's ``nonzero``)."""
     flat = np.flatnonzero(dense != 0)  # row-major: each row's entries together, columns ascending
     rows, cols = np.divmod(flat, dense.shape[1])
     counts = np.bincount(rows, minlength=len(dense))
@@ -68,6 +82,34 @@ def sparse_rows(obs: torch.Tensor) -> SparseObs:
     value[at] = dense.reshape(-1)[flat]
     index, value = index.reshape(len(dense), width), value.reshape(len(dense), width)
     return SparseObs(torch.from_numpy(index), torch.from_numpy(value))
+
+
+def _widest_row(dense: np.ndarray, rows: np.ndarray) -> int:
+    """The most non-zero entries in any of ``dense``'s ``rows`` (1 at least: the arrays keep a column)."""
+    widest = 1
+    for n in rows:
+        count = 0
+        for c in range(dense.shape[1]):
+            if dense[n, c] != 0:
+                count += 1
+        widest = max(widest, count)
+    return widest
+
+
+def _write_entries(dense: np.ndarray, rows: np.ndarray, index: np.ndarray, value: np.ndarray) -> None:
+    """Row ``r`` of ``index`` / ``value``: the columns and values of the non-zero entries of ``dense[rows[r]]``."""
+    for r in range(len(rows)):
+        n, k = rows[r], 0
+        for c in range(dense.shape[1]):
+            v = dense[n, c]
+            if v != 0:
+                index[r, k] = c
+                value[r, k] = v
+                k += 1
+
+
+if njit is not None:
+    _widest_row, _write_entries = (njit(cache=True, nogil=True)(f) for f in (_widest_row, _write_entries))
 
 
 class SparseLinearFunction(torch.autograd.Function):
