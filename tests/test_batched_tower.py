@@ -91,6 +91,11 @@ def test_the_update_takes_it_and_the_rollout_does_not():
     assert type(logits.grad_fn).__name__ != "BFloat16TowerBackward"  # float32 products: the modules' path
     net.set_precision(torch.bfloat16, torch.float32)
     assert type(net(obs)[0].grad_fn).__name__ != "BFloat16TowerBackward"  # a float32 forward too
+    net.set_precision(torch.bfloat16, torch.bfloat16)
+    net.mlp_extractor.policy_net[2].forward_dtype = torch.float32  # one layer of the tower set apart: not fused
+    logits, values = net(obs)
+    assert type(logits.grad_fn).__name__ != "BFloat16TowerBackward"
+    assert "BFloat16Tower" in type(values.grad_fn.next_functions[0][0]).__name__  # the other tower still is
 
 
 def test_no_rows_and_a_tower_without_hidden_layers():

@@ -116,6 +116,7 @@ def bits(x: torch.Tensor) -> np.ndarray:
 
 
 def bfloat16_like(x: torch.Tensor) -> torch.Tensor:
+    """An uninitialised bfloat16 tensor of ``x``'s shape (a kernel writes every element)."""
     return torch.empty(x.shape, dtype=torch.bfloat16)
 
 
@@ -159,17 +160,19 @@ class BFloat16Tower(torch.autograd.Function):
 
 
 def tower_applies(modules: nn.Sequential, head: nn.Module, first: torch.Tensor) -> bool:
-    """Whether :class:`BFloat16Tower` computes ``head(modules(first))``: in training, with numba, both products of
-    the head in bfloat16 (``update_forward_precision: gradient`` on such a CPU), ``modules`` a tanh and then dense
-    layers each followed by a tanh (mlp() after its first layer), ``first`` a contiguous float32 CPU tensor."""
-    if njit is None or not torch.is_grad_enabled() or not isinstance(head, Linear):
-        return False
-    if not (head.gradient_dtype == head.forward_dtype == torch.bfloat16):
+    """Whether :class:`BFloat16Tower` computes ``head(modules(first))``: in training, with numba, ``modules`` a tanh
+    and then dense layers each followed by a tanh (mlp() after its first layer), every dense layer and the head with
+    a bias and both products in bfloat16 (``update_forward_precision: gradient`` on such a CPU), ``first`` a
+    contiguous float32 CPU tensor."""
+    if njit is None or not torch.is_grad_enabled():
         return False
     if first.dtype != torch.float32 or first.device.type != "cpu" or not first.is_contiguous() or first.dim() != 2:
         return False
     kinds = [type(module) for module in modules]
-    return len(kinds) % 2 == 1 and all(kind is (Tanh if k % 2 == 0 else Linear) for k, kind in enumerate(kinds))
+    if len(kinds) % 2 == 0 or any(kind is not (Tanh if k % 2 == 0 else Linear) for k, kind in enumerate(kinds)):
+        return False
+    return all(type(layer) is Linear and layer.bias is not None and
+               layer.gradient_dtype == layer.forward_dtype == torch.bfloat16 for layer in [*modules[1::2], head])
 
 
 def bfloat16_tower(modules: nn.Sequential, head: Linear, first: torch.Tensor) -> torch.Tensor:
