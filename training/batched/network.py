@@ -105,9 +105,10 @@ class ActorCritic(nn.Module):
     def head_of(self, tower: nn.Sequential, head: nn.Module, first: torch.Tensor) -> torch.Tensor:
         """``head`` on the rest of ``tower`` after its first Linear; in the update with bfloat16 forward products, as
         one autograd function that takes each tanh in one pass (tower.py)."""
-        if self.has_hidden and tower_applies(tower[1:], head, first):
-            return bfloat16_tower(tower[1:], head, first)
-        return head(tower[1:](first) if self.has_hidden else first)
+        if not self.has_hidden:
+            return head(first)
+        rest = tower[1:]  # a new Sequential each time it is sliced: once here
+        return bfloat16_tower(rest, head, first) if tower_applies(rest, head, first) else head(rest(first))
 
 
 def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
