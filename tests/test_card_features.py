@@ -8,6 +8,7 @@ the rules. Checked at every decision of random deals at every game, preset and t
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from functools import cache
 
 import numpy as np
@@ -84,9 +85,20 @@ def features(table, native: np.ndarray) -> np.ndarray:
     return general[..., layout.start:layout.start + layout.size].reshape(*native.shape[:-1], len(KINDS), -1)
 
 
+@contextmanager
+def numpy_path(table):
+    """``table`` building its observations with numpy (card_features.write), not the compiled pass."""
+    compiled, table.compiled = table.compiled, None
+    try:
+        yield
+    finally:
+        table.compiled = compiled
+
+
 @tiers.parametrize(("game", "preset", "n"), every_table_size(), tiers.usual_table)
 def test_features_match_the_oracle_at_every_decision(game, preset, n):
-    """One row at a time (an agent at a table) and all rows at once (the trainer's batch) alike."""
+    """One row at a time (an agent at a table) and all rows at once (the trainer's batch) alike, by the compiled
+    pass (rams_env/core/general_kernel.py) and by numpy's two paths (one by one, vectorised)."""
     native, want, trick = positions(game, preset, n)
     assert trick.any() and want[:, 1].any() and want[:, 2].any(), "no decision with cards on the table"
     table = space(game).table(rams_env.make_game(game, n, preset=preset))
@@ -94,6 +106,10 @@ def test_features_match_the_oracle_at_every_decision(game, preset, n):
     for row, expect in zip(native, want, strict=True):
         np.testing.assert_array_equal(features(table, row), expect)
     np.testing.assert_array_equal(features(table, native), want)
+    with numpy_path(table):
+        for row, expect in zip(native, want, strict=True):
+            np.testing.assert_array_equal(features(table, row), expect)
+        np.testing.assert_array_equal(features(table, native), want)
 
 
 def test_features_come_after_the_table_features_and_are_named_by_card():

@@ -14,8 +14,11 @@ from functools import cache
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rams_env
+from rams_env.core.card_features import FEW_ROWS
 from rams_env.core.general import GeneralSpace, reference_tables
 from rams_env.registry import GAMES
 from tests import tiers
@@ -132,6 +135,62 @@ def test_a_reused_buffer_takes_any_table():
     small.obs(np.ones((2, 348), dtype=np.float32), out=out)
     np.testing.assert_array_equal(out, small.obs(np.ones((2, 348), dtype=np.float32)))
     assert s.table(rams_env.make_game("toepen", 3)) is small, "tables are cached by (size, rules)"
+
+
+@cache
+def every_table() -> list:
+    return [space(g.name).table(g) for game in GAMES for g in reference_tables(game)]
+
+
+def numpy_obs(table, native: np.ndarray) -> np.ndarray:
+    """``table.obs`` by numpy's vectorised path (card_features.write), whether or not the compiled pass is there:
+    each row taken ``FEW_ROWS`` times, so that even one row is not computed one by one (a path that asks the trick
+    order's own methods, equal on the rows a game deals, tests/test_card_features.py, not on any rows)."""
+    compiled, table.compiled = table.compiled, None
+    try:
+        many = table.obs(np.repeat(native.reshape(-1, native.shape[-1]), FEW_ROWS, axis=0))[::FEW_ROWS]
+    finally:
+        table.compiled = compiled
+    return many.reshape(native.shape[:-1] + (table.obs_size,))
+
+
+def test_the_compiled_pass_is_on_where_numba_is():
+    """Every table builds its observations in one compiled pass (general_kernel.py) when numba is installed, so the
+    equality below compares two paths, not one with itself."""
+    pytest.importorskip("numba")
+    assert all(table.compiled is not None for table in every_table())
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_the_compiled_pass_gives_numpys_observations_on_any_rows(data):
+    """Rows of random values, mostly 0 and 1 as the card fields hold them (several cards a seat on the table, a
+    trump one-hot with two hot, none led: whatever the rows say), at every table of every game: the compiled
+    pass writes numpy's observation to the bit, in a new array, into a dirty buffer, one row or many."""
+    pytest.importorskip("numba")
+    tables = every_table()
+    table = tables[data.draw(st.integers(0, len(tables) - 1), label="table")]
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    rows, ones = data.draw(st.integers(1, 9), label="rows"), data.draw(st.floats(0.0, 0.6), label="ones")
+    native = (rng.random((rows, len(table.obs_index))) < ones).astype(np.float32)
+    odd = rng.random(native.shape) < 0.05
+    native[odd] = rng.uniform(-1, 2, int(odd.sum())).astype(np.float32)
+    expected = numpy_obs(table, native)
+    np.testing.assert_array_equal(table.obs(native), expected)
+    dirty = np.full((rows, table.obs_size), 7.0, np.float32)
+    np.testing.assert_array_equal(table.obs(native, out=dirty), expected)
+    np.testing.assert_array_equal(table.obs(native[0]), expected[0])
+
+
+def test_an_out_that_is_not_contiguous_is_filled_too():
+    """A strided ``out`` (a view of every second row) takes numpy's path, with the same observations."""
+    table = space("toepen").table(rams_env.make_game("toepen", 4))
+    native = (np.random.default_rng(0).random((FEW_ROWS, len(table.obs_index))) < 0.2).astype(np.float32)
+    buffer = np.full((2 * FEW_ROWS, table.obs_size), 7.0, np.float32)
+    table.obs(native, out=buffer[::2])
+    np.testing.assert_array_equal(buffer[::2], numpy_obs(table, native))
+    assert not buffer[::2].flags.c_contiguous
+    np.testing.assert_array_equal(buffer[1::2], 7.0)
 
 
 @tiers.parametrize(("game", "preset", "n"), every_table_size(), tiers.usual_table)
