@@ -15,7 +15,8 @@ counts. The machines are shared and noisy: quote ratios, not absolute rates.
 The trainers (``--trainers``, default Toepen): ``rams train``'s SB3 path (training/train.py's ``Run`` on
 ``configs/train/<game>.yaml``: MaskablePPO in one seat, the config's opponent pool, one thread) and the batched
 trainer (training/batched/) of each ``--batched-configs`` file (default the game's ``<game>_batched.yaml`` and,
-for Toepen, ``quick.yaml``), all its deals at ``rams train``'s table (``tables=default``), at each of
+for Toepen, ``quick.yaml``), all its deals at ``rams train``'s table (``tables=default``: the issue's "same
+config"; ``--batched-tables config`` adds the config's own tables, as its users train it), at each of
 ``--batched-threads`` (default 1 and 2) and each ``--batched-precisions`` (default ``auto``; ``float32 bfloat16``:
 the dense layers' gradient products both ways, training/batched/precision.py) and ``--batched-forwards``
 (default ``gradient``; ``gradient float32``: the update's forward products both ways), beside the same Leduc learner.
@@ -31,6 +32,8 @@ issue's target: >= 10x, per CPU-second). With ``--batched-threads 1`` the proces
         --batched-threads 1 --batched-precisions float32 bfloat16 --batched-factor 10   # the precisions' ratio
     python benchmarks/train_throughput.py --games --trainers toepen --batched-configs toepen_batched quick \
         --batched-threads 1 --batched-forwards gradient float32 --batched-factor 10 --rounds 5   # forward both ways
+    python benchmarks/train_throughput.py --games --trainers toepen --batched-configs toepen_batched \
+        --batched-threads 1 --batched-tables default config --batched-factor 10 --rounds 5   # every table too
 """
 
 from __future__ import annotations
@@ -162,19 +165,28 @@ Contender = tuple[Callable[[], int], int, int]
 """How to advance a learner (returns the steps taken), its torch threads and its steps per round."""
 
 
-def batched_learner(path: str, folder: str):
-    """The batched self-play learner of the config at ``path`` with all its deals at ``rams train``'s table
-    (``tables: default``, as many slots as the config's tables hold together), and a label saying what it runs."""
+TABLE_CHOICES = ("default", "config")
+"""``--batched-tables``: all the deals at ``rams train``'s table, or at the config's own tables."""
+
+
+def batched_learner(path: str, folder: str, where: str = "default"):
+    """The batched self-play learner of the config at ``path`` and a label saying what it runs. ``where``:
+    ``default``, all its deals at ``rams train``'s table (``tables: default``, as many slots as the config's tables
+    hold together); ``config``, at the config's own tables (``tables: all``: every table of the game, 48 deals each
+    in ``toepen_batched.yaml``), as a user's run of it plays them."""
     from training.batched.learner import SelfPlay
     from training.config import load_config
     from training.tables import resolve_tables
 
     name = os.path.splitext(os.path.basename(path))[0]
     cfg = load_config(path, [f"out_dir={folder}/{name}"])
-    slots = cfg.batched.envs_per_table * len(resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules))
-    cfg.batched.envs_per_table, cfg.tables = slots, "default"
     tables = resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules)
-    label = f"{name}.yaml {cfg.num_players}p {slots} deals {describe(cfg.batched.net_arch)}"
+    slots = cfg.batched.envs_per_table * len(tables)
+    label = f"{name}.yaml {len(tables)} tables {slots} deals {describe(cfg.batched.net_arch)}"
+    if where == "default":
+        cfg.batched.envs_per_table, cfg.tables = slots, "default"
+        tables = resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules)
+        label = f"{name}.yaml {cfg.num_players}p {slots} deals {describe(cfg.batched.net_arch)}"
     return SelfPlay(cfg.game, tables, cfg.batched, cfg.seed), label
 
 
@@ -192,18 +204,24 @@ def trainer_contenders(game: str, args: argparse.Namespace, folder: str) -> dict
         path = f"{configs}/{pattern.format(game=game)}.yaml"
         if not os.path.exists(path) or load_config(path, []).game != game:
             continue
-        selfplay, label = batched_learner(path, folder)
-        for threads in args.batched_threads:
-            for precision, forward in itertools.product(args.batched_precisions, args.batched_forwards):
-                dtype = gradient_dtype(precision)
-                grads = f" {str(dtype).removeprefix('torch.')} grads" * (len(args.batched_precisions) > 1)
-                grads += f" {forward} forward" * (len(args.batched_forwards) > 1)
-                contenders[f"{BATCHED} {label} {threads}t{grads}"] = (iterations(selfplay, dtype, forward), threads,
-                                                                     args.steps * args.batched_factor)
+        for where in args.batched_tables:
+            selfplay, label = batched_learner(path, folder, where)
+            add_batched_rows(contenders, selfplay, label, args)
     for advance, threads, _ in contenders.values():  # warm-up (numba, first rollout) outside the timing
         torch.set_num_threads(threads)
         advance()
     return contenders
+
+
+def add_batched_rows(contenders: dict[str, Contender], selfplay, label: str, args: argparse.Namespace) -> None:
+    """One row of ``selfplay`` per ``--batched-threads`` x ``--batched-precisions`` x ``--batched-forwards``."""
+    for threads in args.batched_threads:
+        for precision, forward in itertools.product(args.batched_precisions, args.batched_forwards):
+            dtype = gradient_dtype(precision)
+            grads = f" {str(dtype).removeprefix('torch.')} grads" * (len(args.batched_precisions) > 1)
+            grads += f" {forward} forward" * (len(args.batched_forwards) > 1)
+            contenders[f"{BATCHED} {label} {threads}t{grads}"] = (iterations(selfplay, dtype, forward), threads,
+                                                                 args.steps * args.batched_factor)
 
 
 BATCHED = "batched"
@@ -309,6 +327,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--batched-forwards", nargs="*", default=["gradient"], choices=list(UPDATE_FORWARD_PRECISIONS),
                         help="batched.update_forward_precision of the batched rows, one row each with each precision, "
                              "sharing one learner (gradient; gradient float32 for the two side by side)")
+    parser.add_argument("--batched-tables", nargs="*", default=["default"], choices=list(TABLE_CHOICES),
+                        help="where the batched rows' deals are: default, all at rams train's table (the issue's "
+                             "same config); config, at the config's own tables (toepen_batched.yaml: all 48), "
+                             "a learner and rows each (default)")
     parser.add_argument("--batched-factor", type=int, default=20,
                         help="the batched trainer's steps per round, in multiples of --steps (20)")
     parser.add_argument("--steps", type=int, default=4096, help="learner steps per contender per round (4096)")
