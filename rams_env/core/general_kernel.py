@@ -4,8 +4,8 @@
 rows, copies the native fields into their padded places (general.py's strided runs), writes the table's
 features, and computes the card-play features (card_features.py) with some thirty array operations. At the
 batched trainer's 48 rows a table that costs about 300 us a call, three times what the engine's own step
-takes, and 17% of a general Toepen iteration: each operation's fixed cost, not the arithmetic
-(docs/results.md, "The general observation in one pass").
+takes, and a sixth of a general Toepen iteration in cProfile: each operation's fixed cost, not the arithmetic
+(docs/results.md, "The general observations in one compiled pass").
 
 Here the same numbers come from one loop over the rows: zero, copy the runs, write the features, and then
 the card-play features as card_features.py defines them, read from the row just written. Every value is
