@@ -23,6 +23,7 @@ from rams_env.core.general import GeneralSpace, reference_tables
 from rams_env.registry import GAMES
 from tests import tiers
 from tests.conformance import every_table_size
+from tests.test_card_features import numpy_path
 
 
 @cache
@@ -146,11 +147,8 @@ def numpy_obs(table, native: np.ndarray) -> np.ndarray:
     """``table.obs`` by numpy's vectorised path (card_features.write), whether or not the compiled pass is there:
     each row taken ``FEW_ROWS`` times, so that even one row is not computed one by one (a path that asks the trick
     order's own methods, equal on the rows a game deals, tests/test_card_features.py, not on any rows)."""
-    compiled, table.compiled = table.compiled, None
-    try:
+    with numpy_path(table):
         many = table.obs(np.repeat(native.reshape(-1, native.shape[-1]), FEW_ROWS, axis=0))[::FEW_ROWS]
-    finally:
-        table.compiled = compiled
     return many.reshape(native.shape[:-1] + (table.obs_size,))
 
 
