@@ -304,6 +304,28 @@ def test_the_batched_probe_plays_its_one_table_with_as_many_deals_as_the_config_
     assert build_config("agents/pretrained/toepen_4p.zip", args).batched.envs_per_table == 32
 
 
+def test_the_batched_probe_seats_no_scripted_player_beside_its_target():
+    """fipsen_batched.yaml trains with 64 Python-engine deals a table, the heuristic in 70% of their seats: the
+    probe of a Fipsen agent must meet the agent alone (until 2026-12-06 it trained mostly in those deals, a best
+    response to a table of heuristics more than to the agent), its one table playing as many batched deals as the
+    config plays deals of both kinds."""
+    import argparse
+
+    from training.exploit import CONFIGS, build_config, deals_side_by_side
+    from training.tables import resolve_tables
+
+    config = load_config(CONFIGS / "fipsen_batched.yaml")
+    assert config.batched.scripted_envs_per_table > 0 and config.batched.scripted  # what the probe must undo
+    tables = len(resolve_tables(config.tables, "fipsen", 4, {}))
+    everywhere = (config.batched.envs_per_table + config.batched.scripted_envs_per_table) * tables
+    assert deals_side_by_side(CONFIGS / "fipsen_batched.yaml", "fipsen") == everywhere
+    args = argparse.Namespace(game="fipsen", players=4, steps=1000, deals=5, seed=0, trainer="batched", overrides=[])
+    probe = build_config("agents/pretrained/fipsen.zip", args)
+    assert probe.batched.scripted_envs_per_table == probe.batched.scripted_alone_envs_per_table == 0
+    assert probe.batched.scripted == {} and probe.batched.envs_per_table == everywhere
+    assert probe.batched.league == {"snapshots": 1}
+
+
 # ----------------------------------------------------------------------- general
 def test_general_checkpoint_plays_another_table_through_rams_evaluate(tmp_path):
     pytest.importorskip("rams_env.core.general")
