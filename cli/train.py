@@ -90,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             print(f"rams train: stopped at once; {saved(out, run)}\nresume with: {resume_command(argv)}",
                   file=sys.stderr)
-        except CheckpointError as err:
-            print(f"rams train: cannot resume: {err}", file=sys.stderr)
+        except CheckpointError as err:  # the run's own last.zip, or a file the config names (init_from, exploiters)
+            print(f"rams train: {'cannot resume' if args.resume else 'a checkpoint the config names'}: {err}",
+                  file=sys.stderr)
             return 2
         except WorkerFailed as err:  # batched.processes > 1: another learner process stopped
             print(f"rams train: {err}; {saved(out, run)}\nresume with: {resume_command(argv)}", file=sys.stderr)

@@ -74,8 +74,6 @@ def test_a_resumed_learner_continues_bit_for_bit(settings):
     """N iterations straight, or N/2, state saved through torch.save / weights-only load into a fresh learner
     of another seed (weights, Adam, state), then N/2: the same weights, the same deals in progress, the same
     generators (and the same anchor, though the fresh learner's own first weights differ)."""
-    import io
-
     config = BatchedConfig(**{**TINY, "snapshots_kept": 2, **settings})
 
     def run(learner: SelfPlay, iterations: range) -> SelfPlay:
@@ -88,20 +86,28 @@ def test_a_resumed_learner_continues_bit_for_bit(settings):
     tables = [TableSpec(3), TableSpec(4)]
     straight = run(SelfPlay("toepen", tables, config, seed=5), range(6))
     half = run(SelfPlay("toepen", tables, config, seed=5), range(3))
-    buffer = io.BytesIO()
-    torch.save({"policy": half.policy.state_dict(), "optimizer": half.optimizer.state_dict(),
-                "trainer": half.state()}, buffer)
-    saved = torch.load(io.BytesIO(buffer.getvalue()), weights_only=True)
-    resumed = SelfPlay("toepen", tables, config, seed=6)
-    resumed.policy.load_state_dict(saved["policy"])
-    resumed.optimizer.load_state_dict(saved["optimizer"])
-    resumed.load_state(saved["trainer"])
+    resumed = resumed_from(half, SelfPlay("toepen", tables, config, seed=6))
     assert resumed.buffer.size == half.buffer.size > 0  # decisions carried over into the next rollout
     run(resumed, range(3, 6))
     ours, theirs = straight.policy.state_dict(), resumed.policy.state_dict()
     assert all(torch.equal(ours[k], theirs[k]) for k in ours)
     assert np.array_equal(straight.source.obs, resumed.source.obs)
     assert straight.league.rates == resumed.league.rates and straight.rng.random() == resumed.rng.random()
+
+
+def resumed_from(learner: SelfPlay, fresh: SelfPlay) -> SelfPlay:
+    """``fresh`` with ``learner``'s weights, Adam and state, saved through torch.save and loaded weights-only as a
+    checkpoint would be."""
+    import io
+
+    buffer = io.BytesIO()
+    torch.save({"policy": learner.policy.state_dict(), "optimizer": learner.optimizer.state_dict(),
+                "trainer": learner.state()}, buffer)
+    saved = torch.load(io.BytesIO(buffer.getvalue()), weights_only=True)
+    fresh.policy.load_state_dict(saved["policy"])
+    fresh.optimizer.load_state_dict(saved["optimizer"])
+    fresh.load_state(saved["trainer"])
+    return fresh
 
 
 def test_per_table_reward_norm_gives_tables_that_pay_little_the_same_weight():

@@ -437,7 +437,11 @@ GENERAL_RECIPES = {
     "fipsen_base.zip": "fipsen_batched.yaml",
     "fipsen_cardplay.zip": "fipsen_cardplay.yaml",  # a card-play stage on fipsen_base.zip
     "fipsen_per_table.zip": "fipsen_per_table.yaml",  # fipsen_cardplay.zip, each table's rewards scaled by its spread
-    "fipsen.zip": "fipsen_race.yaml",  # fipsen_per_table.zip trained on, Thedinghausen's self-play inside a race
+    "fipsen_race.zip": "fipsen_race.yaml",  # fipsen_per_table.zip trained on, Thedinghausen's self-play inside a race
+    "fipsen_harden1.zip": "fipsen_harden.yaml",  # fipsen_race.zip meeting its best response (an exploiter)
+    "fipsen_harden2.zip": "fipsen_harden2.yaml",  # the round before meeting both exploiters so far
+    "fipsen_harden3.zip": "fipsen_harden3.yaml",
+    "fipsen.zip": "fipsen_harden4.yaml",
 }
 """Every general checkpoint in agents/pretrained/ and the config under configs/train/ that made it (docs/results.md)."""
 
@@ -496,6 +500,7 @@ def _check_batched_recipe(meta: dict, recipe_file: str) -> dict:
     assert trained == recipe
     start = config["batched"]["init_from"]
     assert not start or ((ROOT / start).parent == PRETRAINED_DIR and Path(start).name in GENERAL_RECIPES)
+    assert all((ROOT / path).is_file() for path in config["batched"]["exploiters"])  # shipped beside it
     # the run's end, or a league snapshot of a run that went the whole way (`--export --snapshot`)
     run_steps = meta["snapshot_of"]["steps"] if "snapshot_of" in meta else meta["steps"]
     assert run_steps >= config["total_timesteps"] and meta["steps"] <= run_steps

@@ -137,9 +137,13 @@ class ActionLayout:
             self._card_segment(name)  # raises: not a card segment
         return sorted([ids[c] for c in cards])
 
+    def names_card(self, action: int) -> bool:
+        """Whether an action belongs to a card segment (play, discard): :meth:`card` names its card."""
+        return self._segment_of[action].pack is not None
+
     def card(self, action: int) -> int:
         """The card an action of a card segment names."""
-        if self._segment_of[action].pack is None:
+        if not self.names_card(action):
             raise ValueError(f"action {action} ({self.labels[action]!r}) names no card")
         return self.decode(action)[1]
 

@@ -17,9 +17,17 @@ seats earned more on average than the learner's seats, 0 if less, 1/2 on a tie; 
 the running mean that becomes an average over the last ``RATE_MEMORY`` deals (pool.py's rule,
 applied to each step's finished deals at once).
 
-Policies are ids: :data:`LEARNER`, :data:`RANDOM`, and snapshots from :data:`FIRST_SNAPSHOT` on;
-:data:`SCRIPTED` marks the seats the source plays itself (``fixed``: scripted agents, aec_tables.py).
-A snapshot dropped from the kept list still plays the deals it sits in until they end.
+Exploiters (``batched.exploiters``: best responses to an earlier agent, written by ``rams exploit --export``)
+are the league's third kind of frozen member, seated as the probe seats its best response: in a share
+``exploiter_deals`` of the new self-play deals (not the source's deals with scripted seats), one seat draws an
+exploiter uniformly and every other seat is the learner's. The learner meets what beat it, in the deal the probe
+measures (AlphaStar's league keeps its main exploiters' best responses for this: Vinyals et al. 2019; PSRO adds
+each best response to the population, Lanctot et al. 2017). They are loaded from their files, never saved in the
+state, and never retire.
+
+Policies are ids: :data:`LEARNER`, :data:`RANDOM`, snapshots from :data:`FIRST_SNAPSHOT` up, exploiters from
+:data:`FIRST_EXPLOITER` down; :data:`SCRIPTED` marks the seats the source plays itself (``fixed``: scripted agents,
+aec_tables.py). A snapshot dropped from the kept list still plays the deals it sits in until they end.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ import numpy as np
 from training.batched.network import ActorCritic
 from training.pool import DRAW, PRIOR_DRAWS, RATE_MEMORY, SnapshotSampling, prioritized_weights, snapshot_weights
 
-SCRIPTED, LEARNER, RANDOM, FIRST_SNAPSHOT = -1, 0, 1, 2
+FIRST_EXPLOITER, SCRIPTED, LEARNER, RANDOM, FIRST_SNAPSHOT = -2, -1, 0, 1, 2
 KINDS = ("self", "snapshots", "random")
 """The league's kinds, the keys of the config's ``league`` weights."""
 
@@ -38,12 +46,16 @@ class League:
     """The seat -> policy table of every slot, the frozen snapshots and their results against the learner."""
 
     def __init__(self, weights: dict[str, float], num_players: np.ndarray, fixed: np.ndarray, snapshots_kept: int,
-                 sampling: str, rng: np.random.Generator) -> None:
+                 sampling: str, rng: np.random.Generator, exploiter_deals: float = 0.0) -> None:
         unknown = sorted(set(weights) - set(KINDS))
         if unknown or not all(weights.get(kind, 0) >= 0 for kind in KINDS) or sum(weights.values()) <= 0:
             raise ValueError(f"league weights {weights}: kinds {', '.join(KINDS)}, not negative, not all 0")
         total = sum(weights.values())
         self.kind_p = np.array([weights.get(kind, 0.0) / total for kind in KINDS])
+        if not 0.0 <= exploiter_deals <= 1.0:
+            raise ValueError(f"exploiter_deals={exploiter_deals!r}: a share of the deals, from 0 to 1")
+        self.exploiter_deals = float(exploiter_deals)
+        self.exploiters: list[int] = []  # exploiter ids, FIRST_EXPLOITER down
         self.sampling = SnapshotSampling(sampling)
         self.snapshots_kept = int(snapshots_kept)
         self.rng = rng
@@ -67,6 +79,13 @@ class League:
         self._forget_unseated()
         return ident
 
+    def add_exploiter(self, net) -> int:
+        """Seat the frozen ``net`` (a best response: training/batched/target.py) in the exploiter deals from now on."""
+        ident = FIRST_EXPLOITER - len(self.exploiters)
+        self.nets[ident] = net.eval().requires_grad_(False)
+        self.exploiters.append(ident)
+        return ident
+
     def snapshot_p(self) -> np.ndarray:
         """Probabilities of the kept snapshots by the sampling rule."""
         if self.sampling is SnapshotSampling.PRIORITIZED:
@@ -75,7 +94,7 @@ class League:
 
     def _forget_unseated(self) -> None:
         seated = set(np.unique(self.seat_policy).tolist())
-        for ident in [i for i in self.nets if i not in self.kept and i not in seated]:
+        for ident in [i for i in self.nets if i >= FIRST_SNAPSHOT and i not in self.kept and i not in seated]:
             del self.nets[ident], self.rates[ident], self.deals[ident]
 
     # ---------------------------------------------------------------- deals
@@ -91,8 +110,18 @@ class League:
         policy[self.fixed[slots]] = SCRIPTED
         lonely = ~((policy == LEARNER) & valid).any(1)
         policy[np.flatnonzero(lonely), self._any_valid_seat(valid[lonely])] = LEARNER
+        if self.exploiters:  # only then a draw: a run without exploiters deals as before, bit for bit
+            self._seat_exploiters(policy, valid, self.fixed[slots].any(1))
         self.seat_policy[slots] = policy
         self.score[slots] = 0.0
+
+    def _seat_exploiters(self, policy: np.ndarray, valid: np.ndarray, scripted: np.ndarray) -> None:
+        """In a share ``exploiter_deals`` of the deals without scripted seats, one free seat an exploiter (drawn
+        uniformly), the learner in every other free seat: the probe's deal."""
+        rows = np.flatnonzero((self.rng.random(len(policy)) < self.exploiter_deals) & ~scripted)
+        policy[rows] = np.where(valid[rows], LEARNER, policy[rows])
+        drawn = self.rng.choice(np.array(self.exploiters), size=len(rows))
+        policy[rows, self._any_valid_seat(valid[rows])] = drawn
 
     def _any_valid_seat(self, valid: np.ndarray) -> np.ndarray:
         """One seat per row of ``valid`` (B, n), uniform among its True seats: the ``k``-th valid seat for a
@@ -118,6 +147,9 @@ class League:
         results = {"learner": learner, "edge": learner[mixed] - mean_where(score[mixed], others[mixed]),
                    "vs_random": learner[only_random],
                    "edge_scripted": learner[with_scripted] - mean_where(score[with_scripted], scripted[with_scripted])}
+        exploiter = policy <= FIRST_EXPLOITER
+        exploited = exploiter.any(1)
+        results["vs_exploiter"] = learner[exploited] - mean_where(score[exploited], exploiter[exploited])
         if len(ended):
             self._record(policy, score, learner)
             self.start_deals(ended)
@@ -145,14 +177,15 @@ class League:
         """Every snapshot still held (kept or seated), their results, and who sits where in the deals in play."""
         return {"kept": list(self.kept), "rates": {str(i): r for i, r in self.rates.items()},
                 "deals": {str(i): d for i, d in self.deals.items()}, "next_id": self.next_id,
-                "weights": {str(i): net.state_dict() for i, net in self.nets.items()},
+                "weights": {str(i): net.state_dict() for i, net in self.nets.items() if i >= FIRST_SNAPSHOT},
                 "seat_policy": self.seat_policy.copy(), "score": self.score.copy()}
 
     def load_state(self, state: dict, make_net, seats: bool = True) -> None:
         """The snapshots of :meth:`state` (``make_net()`` builds an empty network for each) and its seats. With
         ``seats=False`` (the source dealt afresh: the saved seats were the dropped deals', their scripted seats
-        too), or a state without seats, every seat is drawn afresh."""
-        self.nets, self.rates, self.deals = {}, {}, {}
+        too), or a state without seats, every seat is drawn afresh. The exploiters stay the config's."""
+        self.nets = {ident: self.nets[ident] for ident in self.exploiters}
+        self.rates, self.deals = {}, {}
         for key, weights in state["weights"].items():
             net = make_net()
             net.load_state_dict(weights)
@@ -169,6 +202,10 @@ class League:
         missing = set(np.unique(seats[seats >= FIRST_SNAPSHOT]).tolist()) - set(self.nets)
         if missing:
             raise ValueError(f"saved seats name snapshots {sorted(missing)} the state does not hold")
+        if (seats <= FIRST_EXPLOITER).any() and not set(np.unique(seats[seats <= FIRST_EXPLOITER]).tolist()) <= \
+                set(self.exploiters):
+            raise ValueError(f"saved seats name exploiters the config does not list (it lists "
+                             f"{len(self.exploiters)}): resume with the run's own batched.exploiters")
         self.seat_policy[:], self.score[:] = seats, score
 
 

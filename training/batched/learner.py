@@ -31,6 +31,7 @@ from training.batched.rollout import RolloutBuffer
 from training.batched.sources import ScriptedSlots, VectorTables
 from training.batched.sparse import sparse_rows
 from training.batched.tables import TableSpec, all_tables
+from training.batched.target import frozen_target
 
 __all__ = ["BatchedConfig", "SelfPlay", "TableSpec", "all_tables"]
 
@@ -81,6 +82,9 @@ class BatchedConfig:
     league: dict[str, float] = field(default_factory=lambda: {"self": 0.6, "snapshots": 0.3, "random": 0.1})
     snapshots_kept: int = 10  # frozen snapshots drawn from (older ones retire after their deals end)
     snapshot_sampling: str = "recent"  # "recent" (1 / (age + 1)) or "prioritized" (win rate + floor): league.py
+    exploiters: list = field(default_factory=list)  # best responses to an earlier agent (checkpoints: `rams exploit
+    # --export PATH.zip` writes one), seated as the probe seats them: one seat, the learner in every other
+    exploiter_deals: float = 0.0  # the share of new self-play deals with an exploiter (league.py); 0 with none
     scripted: dict[str, float] = field(default_factory=dict)  # per-seat share of each registry agent spec in the
     # Python-engine slots, e.g. {"heuristic": 0.5, "heuristic:bluffer": 0.2}; the other seats are the league's
     scripted_envs_per_table: int = 0  # Python-engine slots of each table spec (0: none; they cost far more)
@@ -121,6 +125,9 @@ class BatchedConfig:
             raise ValueError(f"batched.anchor_coef={self.anchor_coef!r}: a weight, 0 or more")
         update_dtypes(self.gradient_precision, self.update_forward_precision)
         towers(self.net_arch, "batched.net_arch")
+        if not 0.0 <= self.exploiter_deals <= 1.0 or bool(self.exploiters) != (self.exploiter_deals > 0):
+            raise ValueError(f"batched.exploiter_deals={self.exploiter_deals!r} with {len(self.exploiters)} "
+                             "exploiters: a share from 0 to 1, above 0 exactly when batched.exploiters lists any")
 
 
 def anchored_actions(space, labels: list[str]) -> torch.Tensor | None:
@@ -162,7 +169,12 @@ class SelfPlay:
         self.generator = torch.Generator().manual_seed(self.stream)
         slots, players = self.source.num_slots, self.source.max_players
         self.league = League(config.league, self.source.num_players, self.source.fixed, config.snapshots_kept,
-                             config.snapshot_sampling, self.rng)
+                             config.snapshot_sampling, self.rng, config.exploiter_deals)
+        one_table = self.source.tables[0] if len(self.source.tables) == 1 else None  # a native network's only table
+        for path in config.exploiters:
+            self.league.add_exploiter(frozen_target(path, space, one_table))
+        if config.exploiters:
+            self.league.start_deals(np.arange(slots))  # the first deals too
         self.buffer = RolloutBuffer(slots * (players + config.rollout_steps), slots, players, space.num_actions)
         self.settings = UpdateSettings(config.epochs, config.minibatch_size, config.clip, config.ent_coef,
                                        config.vf_coef, config.target_kl, config.anchor_coef,
@@ -203,7 +215,8 @@ class SelfPlay:
 
     def rollout(self, clock: Clock) -> dict[str, float]:
         """``rollout_steps`` steps of every slot; the learner's decisions go into the buffer."""
-        source, finished = self.source, {"learner": [], "edge": [], "vs_random": [], "edge_scripted": []}
+        source = self.source
+        finished = {"learner": [], "edge": [], "vs_random": [], "edge_scripted": [], "vs_exploiter": []}
         scale = np.float32(self.config.reward_scale)
         for _ in range(self.config.rollout_steps):
             with clock("act"):

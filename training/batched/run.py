@@ -30,7 +30,7 @@ from agents.checkpoint.net_arch import as_json
 from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult
 from training.batched.arrays import as_tensors
-from training.batched.league import snapshot_id, snapshot_steps
+from training.batched.league import FIRST_SNAPSHOT, snapshot_id, snapshot_steps
 from training.batched.parallel import SOLO as SOLO_GROUP
 from training.batched.parallel import Start, Workers, weights_digest
 from training.batched.run_eval import evaluate_weights
@@ -151,7 +151,8 @@ class BatchedRun:
             raise ValueError("this run keeps no snapshots (snapshot_every is 0)")
         net = self.selfplay.league.nets.get(snapshot_id(steps, every))
         if net is None:
-            held = ", ".join(f"{snapshot_steps(i, every):,}" for i in sorted(self.selfplay.league.nets)) or "none"
+            held = ", ".join(f"{snapshot_steps(i, every):,}" for i in sorted(self.selfplay.league.nets)
+                             if i >= FIRST_SNAPSHOT) or "none"  # not the exploiters
             raise ValueError(f"the league holds no snapshot frozen at {steps:,} steps (held: {held})")
         history = [entry for entry in self.history if entry["steps"] <= steps]
         meta = {**self.meta(), "steps": steps, "evaluation": None, "history": history,
