@@ -48,8 +48,8 @@ def test_state_round_trip_restores_the_league_and_counters():
     assert other.steps == learner.steps and other.league.kept == learner.league.kept
     assert other.league.rates == learner.league.rates
     kept = learner.league.kept[0]
-    assert all(torch.equal(a, b) for a, b in zip(other.league.nets[kept].state_dict().values(),
-                                                learner.league.nets[kept].state_dict().values(), strict=True))
+    assert all(torch.equal(a, b) for a, b in zip(other.league.snapshots[kept].state_dict().values(),
+                                                learner.league.snapshots[kept].state_dict().values(), strict=True))
     assert other.rng.random() == learner.rng.random()
 
 

@@ -33,6 +33,7 @@ aec_tables.py). A snapshot dropped from the kept list still plays the deals it s
 from __future__ import annotations
 
 import numpy as np
+import torch
 
 from training.batched.network import ActorCritic
 from training.pool import DRAW, PRIOR_DRAWS, RATE_MEMORY, SnapshotSampling, prioritized_weights, snapshot_weights
@@ -55,7 +56,7 @@ class League:
         if not 0.0 <= exploiter_deals <= 1.0:
             raise ValueError(f"exploiter_deals={exploiter_deals!r}: a share of the deals, from 0 to 1")
         self.exploiter_deals = float(exploiter_deals)
-        self.exploiters: list[int] = []  # exploiter ids, FIRST_EXPLOITER down
+        self.exploiters: dict[int, torch.nn.Module] = {}  # the config's best responses by id, FIRST_EXPLOITER down
         self.sampling = SnapshotSampling(sampling)
         self.snapshots_kept = int(snapshots_kept)
         self.rng = rng
@@ -63,7 +64,7 @@ class League:
         self.fixed = fixed  # (B, n) the source's own seats, read when a deal starts
         self.seat_policy = np.full(self.seat_valid.shape, LEARNER, np.int64)
         self.score = np.zeros(self.seat_valid.shape, np.float64)  # each seat's score in the deal so far
-        self.nets: dict[int, ActorCritic] = {}  # every snapshot still seated, kept or not
+        self.snapshots: dict[int, ActorCritic] = {}  # every snapshot still seated, kept or not
         self.kept: list[int] = []  # snapshots drawn for new deals, oldest first
         self.rates: dict[int, float] = {}
         self.deals: dict[int, int] = {}
@@ -74,7 +75,7 @@ class League:
     def add_snapshot(self, net: ActorCritic) -> int:
         """Freeze ``net`` (already a copy) into the league; the oldest beyond ``snapshots_kept`` is no longer drawn."""
         ident, self.next_id = self.next_id, self.next_id + 1
-        self.nets[ident], self.rates[ident], self.deals[ident] = net.eval().requires_grad_(False), DRAW, 0
+        self.snapshots[ident], self.rates[ident], self.deals[ident] = net.eval().requires_grad_(False), DRAW, 0
         self.kept = [*self.kept, ident][-self.snapshots_kept:]
         self._forget_unseated()
         return ident
@@ -82,9 +83,12 @@ class League:
     def add_exploiter(self, net) -> int:
         """Seat the frozen ``net`` (a best response: training/batched/target.py) in the exploiter deals from now on."""
         ident = FIRST_EXPLOITER - len(self.exploiters)
-        self.nets[ident] = net.eval().requires_grad_(False)
-        self.exploiters.append(ident)
+        self.exploiters[ident] = net.eval().requires_grad_(False)
         return ident
+
+    def net_of(self, ident: int) -> torch.nn.Module:
+        """The frozen network that plays policy ``ident``: a snapshot or an exploiter."""
+        return self.snapshots[ident] if ident >= FIRST_SNAPSHOT else self.exploiters[ident]
 
     def snapshot_p(self) -> np.ndarray:
         """Probabilities of the kept snapshots by the sampling rule."""
@@ -94,8 +98,8 @@ class League:
 
     def _forget_unseated(self) -> None:
         seated = set(np.unique(self.seat_policy).tolist())
-        for ident in [i for i in self.nets if i >= FIRST_SNAPSHOT and i not in self.kept and i not in seated]:
-            del self.nets[ident], self.rates[ident], self.deals[ident]
+        for ident in [i for i in self.snapshots if i not in self.kept and i not in seated]:
+            del self.snapshots[ident], self.rates[ident], self.deals[ident]
 
     # ---------------------------------------------------------------- deals
     def start_deals(self, slots: np.ndarray) -> None:
@@ -120,7 +124,7 @@ class League:
         uniformly), the learner in every other free seat: the probe's deal."""
         rows = np.flatnonzero((self.rng.random(len(policy)) < self.exploiter_deals) & ~scripted)
         policy[rows] = np.where(valid[rows], LEARNER, policy[rows])
-        drawn = self.rng.choice(np.array(self.exploiters), size=len(rows))
+        drawn = self.rng.choice(np.array(list(self.exploiters)), size=len(rows))
         policy[rows, self._any_valid_seat(valid[rows])] = drawn
 
     def _any_valid_seat(self, valid: np.ndarray) -> np.ndarray:
@@ -177,20 +181,19 @@ class League:
         """Every snapshot still held (kept or seated), their results, and who sits where in the deals in play."""
         return {"kept": list(self.kept), "rates": {str(i): r for i, r in self.rates.items()},
                 "deals": {str(i): d for i, d in self.deals.items()}, "next_id": self.next_id,
-                "weights": {str(i): net.state_dict() for i, net in self.nets.items() if i >= FIRST_SNAPSHOT},
+                "weights": {str(i): net.state_dict() for i, net in self.snapshots.items()},
                 "seat_policy": self.seat_policy.copy(), "score": self.score.copy()}
 
     def load_state(self, state: dict, make_net, seats: bool = True) -> None:
         """The snapshots of :meth:`state` (``make_net()`` builds an empty network for each) and its seats. With
         ``seats=False`` (the source dealt afresh: the saved seats were the dropped deals', their scripted seats
         too), or a state without seats, every seat is drawn afresh. The exploiters stay the config's."""
-        self.nets = {ident: self.nets[ident] for ident in self.exploiters}
-        self.rates, self.deals = {}, {}
+        self.snapshots, self.rates, self.deals = {}, {}, {}
         for key, weights in state["weights"].items():
             net = make_net()
             net.load_state_dict(weights)
             ident = int(key)
-            self.nets[ident] = net.eval().requires_grad_(False)
+            self.snapshots[ident] = net.eval().requires_grad_(False)
             self.rates[ident], self.deals[ident] = float(state["rates"][key]), int(state["deals"][key])
         self.kept, self.next_id = [int(i) for i in state["kept"]], int(state["next_id"])
         if not seats or "seat_policy" not in state:
@@ -199,7 +202,7 @@ class League:
         seats, score = np.asarray(state["seat_policy"]), np.asarray(state["score"])
         if seats.shape != self.seat_policy.shape or score.shape != self.score.shape:
             raise ValueError(f"saved seats {seats.shape}, this league has {self.seat_policy.shape}")
-        missing = set(np.unique(seats[seats >= FIRST_SNAPSHOT]).tolist()) - set(self.nets)
+        missing = set(np.unique(seats[seats >= FIRST_SNAPSHOT]).tolist()) - set(self.snapshots)
         if missing:
             raise ValueError(f"saved seats name snapshots {sorted(missing)} the state does not hold")
         if (seats <= FIRST_EXPLOITER).any() and not set(np.unique(seats[seats <= FIRST_EXPLOITER]).tolist()) <= \

@@ -252,7 +252,7 @@ class SelfPlay:
             elif ident == RANDOM:
                 actions[slots] = (self.rng.random(mask.shape) + mask.numpy()).argmax(1)
             else:
-                net = league.nets[ident]  # a snapshot (an ActorCritic) or another frozen module (target.py)
+                net = league.net_of(ident)  # a snapshot (an ActorCritic) or an exploiter's module (target.py)
                 inputs = sparse_rows(source.obs, slots) if isinstance(net, ActorCritic) else \
                     torch.from_numpy(source.obs[slots])
                 actions[slots] = act_frozen(net, inputs, mask, self.generator).numpy()

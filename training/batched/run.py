@@ -30,7 +30,7 @@ from agents.checkpoint.net_arch import as_json
 from agents.registry import agent_factory
 from evaluation.duplicate import MatchResult
 from training.batched.arrays import as_tensors
-from training.batched.league import FIRST_SNAPSHOT, snapshot_id, snapshot_steps
+from training.batched.league import snapshot_id, snapshot_steps
 from training.batched.parallel import SOLO as SOLO_GROUP
 from training.batched.parallel import Start, Workers, weights_digest
 from training.batched.run_eval import evaluate_weights
@@ -130,7 +130,7 @@ class BatchedRun:
     def gather_workers(self) -> list[dict[str, Any]]:
         """The other learner processes' states, checked to hold this one's weights bit for bit, without the league
         snapshots this process holds too."""
-        held = {str(ident) for ident in self.selfplay.league.nets}
+        held = {str(ident) for ident in self.selfplay.league.snapshots}
         workers = self.workers.states()
         ours = weights_digest(self.selfplay.policy)
         for rank, worker in enumerate(workers, start=1):
@@ -149,10 +149,9 @@ class BatchedRun:
         every = self.config.snapshot_every
         if not every:
             raise ValueError("this run keeps no snapshots (snapshot_every is 0)")
-        net = self.selfplay.league.nets.get(snapshot_id(steps, every))
+        net = self.selfplay.league.snapshots.get(snapshot_id(steps, every))
         if net is None:
-            held = ", ".join(f"{snapshot_steps(i, every):,}" for i in sorted(self.selfplay.league.nets)
-                             if i >= FIRST_SNAPSHOT) or "none"  # not the exploiters
+            held = ", ".join(f"{snapshot_steps(i, every):,}" for i in sorted(self.selfplay.league.snapshots)) or "none"
             raise ValueError(f"the league holds no snapshot frozen at {steps:,} steps (held: {held})")
         history = [entry for entry in self.history if entry["steps"] <= steps]
         meta = {**self.meta(), "steps": steps, "evaluation": None, "history": history,
@@ -333,7 +332,7 @@ class BatchedRun:
         game, live = self.home.make_game(self.config.game), self.selfplay.policy.state_dict()
         files = {LEARNER: weights}
         for ident in self.selfplay.league.kept:
-            state = self.selfplay.league.nets[ident].state_dict()
+            state = self.selfplay.league.snapshots[ident].state_dict()
             if not all(torch.equal(state[k], live[k]) for k in live):
                 files[f"snapshot_{ident}"] = save_checkpoint(weights.parent / f"snapshot_{ident}.zip",
                                                              self.meta(), state)
