@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from training.batched.aec_tables import AecTables
 from training.batched.league import LEARNER, SCRIPTED, League
 from training.batched.learner import BatchedConfig, SelfPlay
+from training.batched.sources import ScriptedSlots
 from training.batched.tables import TableSpec
 
 pytest.importorskip("numba")
@@ -163,3 +166,34 @@ def test_scripted_alone_slots_sit_beside_the_shared_ones_at_their_tables():
     assert (lone.sum(1) == 1).all()
     metrics = learner.iterate()
     assert np.isfinite(metrics["reward_edge_scripted"])
+
+
+def test_a_list_of_slot_counts_gives_each_listed_table_its_own_share():
+    """`batched.scripted_alone_envs_per_table: [2, 5]`: 2 lone slots at 3 players and 5 at 8, in the run's table
+    order whatever the list's; the per-table list splits between processes table by table."""
+    config = BatchedConfig(envs_per_table=4, rollout_steps=8, minibatch_size=64, net_arch=[16],
+                           scripted_alone={"heuristic:cautious": 1.0}, scripted_alone_envs_per_table=[5, 2],
+                           scripted_alone_tables=[{"num_players": 8}, {"num_players": 3}])
+    config.validate()
+    tables = [TableSpec(3), TableSpec(4), TableSpec(8)]
+    learner = SelfPlay("toepen", tables, config, seed=0, scripted_alone_tables=[TableSpec(8), TableSpec(3)])
+    aec = [(env.num_players, env.num_envs) for env in learner.source.envs if isinstance(env, AecTables)]
+    assert aec == [(3, 2), (8, 5)]
+    assert learner.source.num_slots == 3 * 4 + 2 + 5
+    halves = [SelfPlay("toepen", tables, replace(config, processes=2), seed=0, rank=rank,
+                       scripted_alone_tables=[TableSpec(8), TableSpec(3)]) for rank in (0, 1)]
+    assert [[env.num_envs for env in half.source.envs if isinstance(env, AecTables)] for half in halves] == \
+        [[1, 3], [1, 2]]
+    learner.iterate()
+    assert (learner.source.fixed[-7:].sum(1) == 1).all()
+
+
+def test_a_list_of_slot_counts_must_pair_with_its_tables():
+    with pytest.raises(ValueError, match="one count for each of the 2 tables"):
+        ScriptedSlots({"heuristic": 1.0}, [1, 2, 3], [TableSpec(3), TableSpec(4)])
+    with pytest.raises(ValueError, match=r"scripted_envs_per_table=\[1, 2\]: one whole number >= 0 for each of the 1"):
+        BatchedConfig(scripted_envs_per_table=[1, 2], scripted_tables=[{"num_players": 4}]).validate()
+    with pytest.raises(ValueError, match="it lists none"):
+        BatchedConfig(scripted_alone_envs_per_table=[1]).validate()
+    with pytest.raises(ValueError, match=r"envs_per_table=\[4\]: a whole number >= 1$"):
+        BatchedConfig(envs_per_table=[4]).validate()

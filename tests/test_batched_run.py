@@ -49,11 +49,27 @@ def test_batched_section_and_tables_are_validated():
                              "batched.scripted_tables[0]: num_players=9"),
                             ("batched.scripted_alone_tables=[{num_players: 8}]",
                              "batched.scripted_alone_tables[0]: 8p is not one of the run's tables"),
+                            (("tables=[{num_players: 3}, {num_players: 4}]",
+                              "batched.scripted_tables=[{num_players: 4}, {num_players: 4}]",
+                              "batched.scripted_envs_per_table=[2, 3]"),
+                             "batched.scripted_tables names a table twice"),
+                            (("tables=[{num_players: 3}, {num_players: 4}]",
+                              "batched.scripted_alone_tables=[{num_players: 4}]",
+                              "batched.scripted_alone_envs_per_table=[2, 3]"),
+                             "batched.scripted_alone_envs_per_table=[2, 3]: one whole number >= 0 for each of the 1"),
                             ("batched.thedinghausen_carry=maybe",
                              "batched.thedinghausen_carry='maybe': expected true or false")):
         with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("(", r"\(")):
             overrides = override if isinstance(override, tuple) else (override,)
             load_config(None, ["trainer=batched", *overrides])
+
+
+def test_slot_counts_per_table_are_read_as_a_list():
+    config = load_config(None, ["trainer=batched", "tables=[{num_players: 3}, {num_players: 8}]",
+                                "batched.scripted_alone={heuristic: 1.0}",
+                                "batched.scripted_alone_tables=[{num_players: 8}, {num_players: 3}]",
+                                "batched.scripted_alone_envs_per_table=[192, 64]"])
+    assert config.batched.scripted_alone_envs_per_table == [192, 64]
 
 
 def test_sb3_configs_keep_their_trainer_and_load_no_learner():
@@ -324,6 +340,17 @@ def test_the_batched_probe_seats_no_scripted_player_beside_its_target():
     assert probe.batched.scripted_envs_per_table == probe.batched.scripted_alone_envs_per_table == 0
     assert probe.batched.scripted == {} and probe.batched.envs_per_table == everywhere
     assert probe.batched.league == {"snapshots": 1}
+
+
+def test_the_probe_counts_per_table_slot_lists_once_each(tmp_path):
+    """A list of Python-engine slot counts is one count per listed table, not one for every table."""
+    from training.exploit import CONFIGS, deals_side_by_side
+
+    config = tmp_path / "toepen_batched.yaml"
+    config.write_text((CONFIGS / "toepen_batched.yaml").read_text() + "  scripted_alone: {heuristic: 1.0}\n"
+                      "  scripted_alone_tables: [{num_players: 3}, {num_players: 8}]\n"
+                      "  scripted_alone_envs_per_table: [64, 192]\n")
+    assert deals_side_by_side(config, "toepen") == deals_side_by_side(CONFIGS / "toepen_batched.yaml", "toepen") + 256
 
 
 # ----------------------------------------------------------------------- general

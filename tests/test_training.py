@@ -423,7 +423,11 @@ GENERAL_RECIPES = {
     "toepen_selfplay.zip": "toepen_batched.yaml",
     "toepen_bluffer.zip": "toepen_bluffer.yaml",  # a fine-tune of toepen_selfplay.zip (its batched.init_from)
     "toepen_styles.zip": "toepen_styles.yaml",  # a fine-tune of toepen_bluffer.zip
-    "toepen.zip": "toepen_alone.yaml",  # toepen_styles.zip meeting a lone scripted player at 3, 4 and 8 players
+    "toepen_alone.zip": "toepen_alone.yaml",  # toepen_styles.zip meeting a lone scripted player at 3, 4 and 8 players
+    "toepen_harden1.zip": "toepen_harden.yaml",  # toepen_alone.zip meeting its best response (an exploiter)
+    "toepen_harden2.zip": "toepen_harden2.yaml",  # the round before meeting both exploiters so far
+    "toepen_harden3.zip": "toepen_harden3.yaml",
+    "toepen.zip": "toepen_harden3_lone.yaml",  # round 3 with bluffers at 8 players and twice the lone strangers
     "tippen_selfplay.zip": "tippen_batched.yaml",
     "tippen_blind.zip": "tippen_styles.yaml",  # a fine-tune of tippen_selfplay.zip: its blind choices refreshed
     "tippen_tap.zip": "tippen_tap.yaml",  # tippen_blind.zip with its tap refreshed where the bete is a stake

@@ -272,6 +272,19 @@ class TrainConfig:
                     raise TableError(f"{where}[{index}]: {table.label()} is not one of the run's tables "
                                      f"({', '.join(t.label() for t in tables[:6])}"
                                      f"{', ...' if len(tables) > 6 else ''})")
+        self._validate_per_table_sizes()
+
+    def _validate_per_table_sizes(self) -> None:
+        """A list of slot counts pairs with its tables entry for entry, so those must name each table once."""
+        from training.batched.learner import PER_TABLE_SIZES
+        from training.tables import TableError
+
+        for size, key in PER_TABLE_SIZES.items():
+            counts = getattr(self.batched, size, None) if self.trainer == "batched" else None
+            named = getattr(self.batched, key, None) or []
+            if isinstance(counts, list) and len(self.batched_table_specs(key) or []) != len(named):
+                raise TableError(f"batched.{key} names a table twice: each of batched.{size}'s counts is for one "
+                                 "table")
 
     def _validate_pool_evaluation(self) -> None:
         """The snapshot sampling rule and the ratings' deal count."""
@@ -441,6 +454,8 @@ def _coerce(cls, key: str, value: Any, where: str) -> Any:
     counts ``true`` as the whole number 1, so ``epochs: true`` would pass every check of a size)."""
     default = next(f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
                    for f in dataclasses.fields(cls) if f.name == key)
+    if isinstance(value, list) and key in getattr(cls, "PER_TABLE_SIZES", {}):
+        return value  # one size per table (BatchedConfig.validate checks each)
     if isinstance(default, bool) and not isinstance(value, bool):
         raise ConfigError(f"{where}.{key}={value!r}: expected true or false")
     kind = type(default) if isinstance(default, (int, float)) and not isinstance(default, bool) else None

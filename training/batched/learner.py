@@ -14,6 +14,7 @@ import copy
 import os
 import time
 from dataclasses import asdict, dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import torch
@@ -40,6 +41,26 @@ LEAST_SIZES = {"envs_per_table": 1, "rollout_steps": 1, "minibatch_size": 1, "ep
 """Each size's least value: a run cannot do without a self-play deal per table, a rollout, a minibatch or a
 process; the scripted slots' 0 means none."""
 
+PER_TABLE_SIZES = {"scripted_envs_per_table": "scripted_tables",
+                   "scripted_alone_envs_per_table": "scripted_alone_tables"}
+"""Sizes that may instead be a list, one count per entry of the tables list they name (its own share at each)."""
+
+
+def size_errors(name: str, value, least: int, tables: list | None) -> str | None:
+    """What is wrong with a size (a whole number >= ``least``), or with a per-table list of them (``tables``: the
+    list it must match entry for entry, None where the size cannot be a list); None when nothing is."""
+    whole = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= least  # noqa: E731
+    number = f"a whole number >= {least}{' (0: none)' * (least == 0)}"
+    if tables is None:
+        return None if whole(value) else f"batched.{name}={value!r}: {number}"
+    listed = f"batched.{PER_TABLE_SIZES[name]}"
+    if not isinstance(value, list):
+        return None if whole(value) else f"batched.{name}={value!r}: {number}, or one for each entry of {listed}"
+    if tables and len(value) == len(tables) and all(map(whole, value)):
+        return None
+    return (f"batched.{name}={value!r}: one whole number >= {least} for each of the {len(tables)} entries of "
+            f"{listed}" + ("" if tables else " (it lists none: list the tables, or give one number)"))
+
 
 def adam(parameters, learning_rate: float) -> torch.optim.Adam:
     """Adam as SB3 and CleanRL set it for PPO (eps 1e-5), on torch's fused CPU kernel where torch has one (2.4 and
@@ -57,6 +78,7 @@ def adam(parameters, learning_rate: float) -> torch.optim.Adam:
 class BatchedConfig:
     """Every knob of the batched learner; the defaults train Toepen 4p well on two cores."""
 
+    PER_TABLE_SIZES: ClassVar[dict[str, str]] = PER_TABLE_SIZES  # the config reader lets these be lists
     envs_per_table: int = 1024  # slots (deals played side by side) of each table spec
     rollout_steps: int = 32  # steps of every slot per iteration (every seat's decisions, learner's or not)
     minibatch_size: int = 4096  # learner decisions per gradient step
@@ -87,14 +109,16 @@ class BatchedConfig:
     exploiter_deals: float = 0.0  # the share of new self-play deals with an exploiter (league.py); 0 with none
     scripted: dict[str, float] = field(default_factory=dict)  # per-seat share of each registry agent spec in the
     # Python-engine slots, e.g. {"heuristic": 0.5, "heuristic:bluffer": 0.2}; the other seats are the league's
-    scripted_envs_per_table: int = 0  # Python-engine slots of each table spec (0: none; they cost far more)
+    scripted_envs_per_table: int | list[int] = 0  # Python-engine slots of each table spec (0: none; they cost far
+    # more), or a list: each entry of scripted_tables its own count, e.g. [256, 64] for [{num_players: 4}, {8}]
     scripted_tables: list = field(default_factory=list)  # the run's tables that get those slots, as entries of
     # `tables` ({num_players, preset, rules}); [] = every table. E.g. the bluffer at the 4-player table only, while
     # self-play goes on at every table (docs/training.md, "Scripted seats at some tables")
     scripted_alone: dict[str, float] = field(default_factory=dict)  # the style of ONE scripted player seated
     # among the league's seats, by weight, in more Python-engine slots: the strength gate's scripted_alone way
     # (docs/training.md, "A lone scripted player among the agents")
-    scripted_alone_envs_per_table: int = 0  # those slots at each of scripted_alone_tables (0: none)
+    scripted_alone_envs_per_table: int | list[int] = 0  # those slots at each of scripted_alone_tables (0: none), or
+    # a list, one count per entry of scripted_alone_tables (docs/training.md, "Scripted seats at some tables")
     scripted_alone_tables: list = field(default_factory=list)  # as scripted_tables; [] = every table
     reward_scale: float = 1.0  # the learner learns from rewards times this (lives and chips are small numbers)
     init_from: str = ""  # a checkpoint whose weights a new run starts from (a fine-tune of a shipped agent, say:
@@ -116,9 +140,10 @@ class BatchedConfig:
     def validate(self) -> None:
         """The knobs that name a choice or a size (the config names the bad value in a ConfigError)."""
         for name, least in LEAST_SIZES.items():
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < least:
-                raise ValueError(f"batched.{name}={value!r}: a whole number >= {least}{' (0: none)' * (least == 0)}")
+            tables = getattr(self, PER_TABLE_SIZES[name]) if name in PER_TABLE_SIZES else None
+            error = size_errors(name, getattr(self, name), least, tables)
+            if error:
+                raise ValueError(error)
         if self.reward_norm not in REWARD_NORMS:
             raise ValueError(f"batched.reward_norm={self.reward_norm!r}: one of {', '.join(REWARD_NORMS)}")
         if not self.anchor_coef >= 0:
@@ -155,8 +180,9 @@ class SelfPlay:
         self.group: Solo = SOLO  # the processes' collectives; a run of several sets it once they have all started
         torch.manual_seed(self.seed)  # the network's initial weights
         slots = lambda count: share(count, rank, config.processes)  # noqa: E731
-        scripted = (ScriptedSlots(config.scripted, slots(config.scripted_envs_per_table), scripted_tables),
-                    ScriptedSlots(config.scripted_alone, slots(config.scripted_alone_envs_per_table),
+        per_table = lambda counts: [slots(n) for n in counts] if isinstance(counts, list) else slots(counts)  # noqa: E731
+        scripted = (ScriptedSlots(config.scripted, per_table(config.scripted_envs_per_table), scripted_tables),
+                    ScriptedSlots(config.scripted_alone, per_table(config.scripted_alone_envs_per_table),
                                   scripted_alone_tables, lone=True))
         self.source = VectorTables(game, self.tables, max(1, slots(config.envs_per_table)), scripted,
                                    config.thedinghausen_carry)  # every process plays a deal of every table
