@@ -188,9 +188,25 @@ def test_a_list_of_slot_counts_gives_each_listed_table_its_own_share():
     assert (learner.source.fixed[-7:].sum(1) == 1).all()
 
 
+def test_slots_by_table_reads_one_number_or_a_count_per_listed_table():
+    """One number goes to each listed table (every table of the run when none is listed), a list pairs with its
+    tables entry for entry; the scripted slots then read only the mapping."""
+    run = [TableSpec(3), TableSpec(4), TableSpec(8)]
+    one = BatchedConfig(scripted_envs_per_table=5)
+    assert one.slots_by_table("scripted_envs_per_table", run, None) == dict.fromkeys(run, 5)
+    assert one.slots_by_table("scripted_envs_per_table", run, [TableSpec(8)]) == {TableSpec(8): 5}
+    listed = BatchedConfig(scripted_alone_envs_per_table=[2, 7])
+    assert listed.slots_by_table("scripted_alone_envs_per_table", run, [TableSpec(8), TableSpec(3)]) == \
+        {TableSpec(8): 2, TableSpec(3): 7}
+    slots = ScriptedSlots({"heuristic": 1.0}, {TableSpec(8): 2, TableSpec(3): 7})
+    assert [(env.num_players, env.num_envs) for env in slots.build("toepen", run)] == [(3, 7), (8, 2)]
+    assert ScriptedSlots({}, {TableSpec(8): 2}).build("toepen", run) == []
+
+
 def test_a_list_of_slot_counts_must_pair_with_its_tables():
-    with pytest.raises(ValueError, match="one count for each of the 2 tables"):
-        ScriptedSlots({"heuristic": 1.0}, [1, 2, 3], [TableSpec(3), TableSpec(4)])
+    with pytest.raises(ValueError, match="one whole number >= 0 for each of the 2 entries"):
+        BatchedConfig(scripted_envs_per_table=[1, 2, 3]).slots_by_table(
+            "scripted_envs_per_table", [TableSpec(3), TableSpec(4)], [TableSpec(3), TableSpec(4)])
     with pytest.raises(ValueError, match=r"scripted_envs_per_table=\[1, 2\]: one whole number >= 0 for each of the 1"):
         BatchedConfig(scripted_envs_per_table=[1, 2], scripted_tables=[{"num_players": 4}]).validate()
     with pytest.raises(ValueError, match="it lists none"):

@@ -343,7 +343,8 @@ def test_the_batched_probe_seats_no_scripted_player_beside_its_target():
 
 
 def test_the_probe_counts_per_table_slot_lists_once_each(tmp_path):
-    """A list of Python-engine slot counts is one count per listed table, not one for every table."""
+    """A list of Python-engine slot counts is one count per listed table, not one for every table; so is one number
+    with its tables listed (until 2026-12-06 it was counted at every table of the run)."""
     from training.exploit import CONFIGS, deals_side_by_side
 
     config = tmp_path / "toepen_batched.yaml"
@@ -351,6 +352,9 @@ def test_the_probe_counts_per_table_slot_lists_once_each(tmp_path):
                       "  scripted_alone_tables: [{num_players: 3}, {num_players: 8}]\n"
                       "  scripted_alone_envs_per_table: [64, 192]\n")
     assert deals_side_by_side(config, "toepen") == deals_side_by_side(CONFIGS / "toepen_batched.yaml", "toepen") + 256
+    config.write_text((CONFIGS / "toepen_batched.yaml").read_text() + "  scripted: {heuristic: 1.0}\n"
+                      "  scripted_tables: [{num_players: 3}]\n  scripted_envs_per_table: 64\n")
+    assert deals_side_by_side(config, "toepen") == deals_side_by_side(CONFIGS / "toepen_batched.yaml", "toepen") + 64
 
 
 # ----------------------------------------------------------------------- general

@@ -259,30 +259,23 @@ class TrainConfig:
 
     def _validate_table_subsets(self, tables: list) -> None:
         """``batched.scripted_tables``, ``batched.scripted_alone_tables`` and every lesson's ``tables``
-        (``warm_start``'s and ``warm_start.also``'s) must name tables the run trains at."""
+        (``warm_start``'s and ``warm_start.also``'s) must name tables the run trains at, and a list of slot counts
+        (a key of PER_TABLE_SIZES) pairs with its tables entry for entry, so those must name each table once."""
+        from training.batched.learner import PER_TABLE_SIZES
         from training.tables import TableError
 
         lessons = [(f"{where}.tables", specs) for where, specs in zip(self.lesson_names(), self.lesson_table_specs(),
                                                                        strict=True)]
-        for where, subset in (("batched.scripted_tables", self.batched_table_specs("scripted_tables")),
-                              ("batched.scripted_alone_tables", self.batched_table_specs("scripted_alone_tables")),
-                              *lessons):
+        subsets = {key: self.batched_table_specs(key) for key in PER_TABLE_SIZES.values()}
+        for where, subset in (*((f"batched.{key}", specs) for key, specs in subsets.items()), *lessons):
             for index, table in enumerate(subset or []):
                 if table not in tables:
                     raise TableError(f"{where}[{index}]: {table.label()} is not one of the run's tables "
                                      f"({', '.join(t.label() for t in tables[:6])}"
                                      f"{', ...' if len(tables) > 6 else ''})")
-        self._validate_per_table_sizes()
-
-    def _validate_per_table_sizes(self) -> None:
-        """A list of slot counts pairs with its tables entry for entry, so those must name each table once."""
-        from training.batched.learner import PER_TABLE_SIZES
-        from training.tables import TableError
-
         for size, key in PER_TABLE_SIZES.items():
             counts = getattr(self.batched, size, None) if self.trainer == "batched" else None
-            named = getattr(self.batched, key, None) or []
-            if isinstance(counts, list) and len(self.batched_table_specs(key) or []) != len(named):
+            if isinstance(counts, list) and len(subsets[key] or []) != len(getattr(self.batched, key, None) or []):
                 raise TableError(f"batched.{key} names a table twice: each of batched.{size}'s counts is for one "
                                  "table")
 

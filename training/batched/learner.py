@@ -154,6 +154,18 @@ class BatchedConfig:
             raise ValueError(f"batched.exploiter_deals={self.exploiter_deals!r} with {len(self.exploiters)} "
                              "exploiters: a share from 0 to 1, above 0 exactly when batched.exploiters lists any")
 
+    def slots_by_table(self, name: str, tables: list[TableSpec], subset: list[TableSpec] | None) -> dict:
+        """The tables that get ``name``'s Python-engine slots (a key of PER_TABLE_SIZES) and how many each:
+        ``subset``, its tables list resolved (None: every one of the run's ``tables``), one number at each or its
+        own count at each. The one place that reads a size given either way; everything after reads the mapping."""
+        value, listed = getattr(self, name), subset if subset is not None else []
+        error = size_errors(name, value, LEAST_SIZES[name], listed)
+        if error:
+            raise ValueError(error)
+        if not isinstance(value, list):
+            return dict.fromkeys(subset or tables, value)
+        return dict(zip(listed, value, strict=True))
+
 
 def anchored_actions(space, labels: list[str]) -> torch.Tensor | None:
     """The general-space ids of ``batched.anchor_actions`` (``play``: every card; None: the anchor holds every
@@ -180,10 +192,11 @@ class SelfPlay:
         self.group: Solo = SOLO  # the processes' collectives; a run of several sets it once they have all started
         torch.manual_seed(self.seed)  # the network's initial weights
         slots = lambda count: share(count, rank, config.processes)  # noqa: E731
-        per_table = lambda counts: [slots(n) for n in counts] if isinstance(counts, list) else slots(counts)  # noqa: E731
-        scripted = (ScriptedSlots(config.scripted, per_table(config.scripted_envs_per_table), scripted_tables),
-                    ScriptedSlots(config.scripted_alone, per_table(config.scripted_alone_envs_per_table),
-                                  scripted_alone_tables, lone=True))
+        this_process = lambda name, subset: {spec: slots(count) for spec, count in  # noqa: E731
+                                             config.slots_by_table(name, self.tables, subset).items()}
+        scripted = (ScriptedSlots(config.scripted, this_process("scripted_envs_per_table", scripted_tables)),
+                    ScriptedSlots(config.scripted_alone,
+                                  this_process("scripted_alone_envs_per_table", scripted_alone_tables), lone=True))
         self.source = VectorTables(game, self.tables, max(1, slots(config.envs_per_table)), scripted,
                                    config.thedinghausen_carry)  # every process plays a deal of every table
         self.source.reset(self.stream)

@@ -38,20 +38,14 @@ def make_batch(game: str, spec: TableSpec, num_envs: int, thedinghausen_carry: b
 @dataclass(frozen=True)
 class ScriptedSlots:
     """Python-engine slots whose scripted seats registry agents play (aec_tables.py), the other seats the league's:
-    ``envs_per_table`` slots at each of ``tables`` (None or []: every table of the run), or a list of counts, one
-    per entry of ``tables`` (a share of its own at each). Each seat is drawn by ``shares`` (``batched.scripted``:
-    the learner mostly alone among scripted players), or with ``lone`` exactly one seat per deal, its style by those
+    ``slots[spec]`` of them at each table that gets some (``BatchedConfig.slots_by_table``: one number at each of
+    the listed tables, or a count of its own at each). Each seat is drawn by ``shares`` (``batched.scripted``: the
+    learner mostly alone among scripted players), or with ``lone`` exactly one seat per deal, its style by those
     shares as weights (``batched.scripted_alone``: the strength gate's ``scripted_alone`` way round)."""
 
     shares: dict[str, float]
-    envs_per_table: int | list[int]
-    tables: list[TableSpec] | None = None
+    slots: dict[TableSpec, int]
     lone: bool = False
-
-    def __post_init__(self) -> None:
-        if isinstance(self.envs_per_table, list) and len(self.envs_per_table) != len(self.tables or []):
-            raise ValueError(f"scripted slots {self.envs_per_table}: one count for each of the "
-                             f"{len(self.tables or [])} tables they are for")
 
     def build(self, game: str, tables: list[TableSpec]) -> list[AecTables]:
         """The slots at the run's ``tables`` that these are for, in the run's order (none without shares or
@@ -59,15 +53,7 @@ class ScriptedSlots:
         if not self.shares:
             return []
         return [AecTables(game, spec, count, self.shares, self.lone)
-                for spec in tables if (count := self.slots_at(spec))]
-
-    def slots_at(self, spec: TableSpec) -> int:
-        """How many of these slots the table ``spec`` gets (0: none)."""
-        if self.tables and spec not in self.tables:
-            return 0
-        if isinstance(self.envs_per_table, list):
-            return self.envs_per_table[self.tables.index(spec)]
-        return self.envs_per_table
+                for spec in tables if (count := self.slots.get(spec, 0))]
 
 
 class VectorTables:
