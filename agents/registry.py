@@ -139,6 +139,20 @@ def pretrained_for(game) -> Path:
     return found
 
 
+def agent_file(spec: str, game) -> Path | None:
+    """The checkpoint file ``spec`` plays at a table of ``game`` (None: a scripted or ``py:`` agent), read as
+    :func:`agent_factory` reads it: kept measurements name the weights they measured by it."""
+    if spec.startswith(PY_PREFIX):
+        return None
+    spec, _ = split_checkpoint_option(spec)
+    kind, _, arg = spec.partition(":")
+    if kind == "pretrained" and not arg:
+        return pretrained_for(game)
+    if kind == "checkpoint" and arg:
+        return Path(arg)
+    return Path(spec) if spec.endswith(".zip") else None
+
+
 def agent_factories(specs: Iterable[str], game) -> dict[str, AgentFactory]:
     """One factory per distinct spec, by spec (a checkpoint is loaded once, however many seats play it)."""
     return {spec: agent_factory(spec, game) for spec in dict.fromkeys(specs)}

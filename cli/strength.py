@@ -16,12 +16,16 @@ it excludes zero. The deals' luck cancels, so it shows which of two agents is st
 sharply than comparing the two tables of cells (a cell just above zero can fall just below it by chance).
 It ends with the project's ship rule on those cells: the first agent would replace the second when it is better
 in more cells against the scripted styles (random aside) than it is worse (docs/results.md, "Choosing between
-two agents"; the JSON's compare.ship_rule).
+two agents"; the JSON's compare.ship_rule). --samples FILE keeps the agent's per-deal samples; a later run's
+--compare-samples FILE reads that agent's half back instead of playing it again, for any run whose tables,
+opponents and deals the file covers (it refuses a file whose agent now plays other weights).
 
     rams strength --game toepen --agent pretrained --deals 200
     rams strength --game tippen --agent checkpoint:runs/tippen/final.zip --tables modern:4 loup:5 --check
     rams strength --game toepen --agent pretrained --opponents heuristic:bluffer --tables standard:4
     rams strength --game tippen --agent checkpoint:runs/x/final.zip --compare pretrained --tables loup:5 --deals 400
+    rams strength --game toepen --agent pretrained --deals 400 --samples shipped.npz     # once
+    rams strength --game toepen --agent checkpoint:new.zip --deals 400 --compare-samples shipped.npz
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from typing import Any
 
 import rams_env
 from cli.usage import Parser, UsageError, at_least, command
+from evaluation.kept_samples import load_samples, save_samples
 from evaluation.strength import (
     HELD_OUT_SEED,
     StrengthPlan,
@@ -56,9 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser("rams strength", __doc__)
     parser.add_argument("--game", default="toepen", choices=sorted(rams_env.GAMES), help="game (default toepen)")
     parser.add_argument("--agent", default="pretrained", metavar="SPEC", help="the agent measured (default pretrained)")
-    parser.add_argument("--compare", metavar="SPEC",
-                        help="also measure this agent on the same deals and report the agent minus it, cell by cell, "
-                             "with paired intervals (e.g. --agent checkpoint:new.zip --compare pretrained)")
+    compare = parser.add_mutually_exclusive_group()
+    compare.add_argument("--compare", metavar="SPEC",
+                         help="also measure this agent on the same deals and report the agent minus it, cell by "
+                              "cell, with paired intervals (e.g. --agent checkpoint:new.zip --compare pretrained)")
+    compare.add_argument("--compare-samples", metavar="FILE",
+                         help="as --compare, the other agent's samples read from a --samples FILE of an earlier run "
+                              "(its tables, opponents and deals must cover this run's)")
     parser.add_argument("--opponents", nargs="+", metavar="SPEC",
                         help="scripted opponents (default: random and every heuristic style of the game)")
     parser.add_argument("--tables", nargs="+", metavar="PRESET:N",
@@ -68,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                         help="worker processes (default: up to 2); results do not depend on it")
     add_output_options(parser, "every cell", "the tables")
+    parser.add_argument("--samples", metavar="FILE",
+                        help="keep the agent's per-deal samples (.npz) for a later run's --compare-samples")
     parser.add_argument("--check", action="store_true", help="exit with code 1 unless every cell is above zero")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
@@ -131,13 +142,19 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     plan = plan_from(args)
 
-    def measured(agent: str) -> StrengthReport:
-        return run_strength(replace(plan, agent=agent), workers=args.workers, progress=not args.quiet)
+    kept = load_samples(Path(args.compare_samples), plan) if args.compare_samples else None  # checked first
 
-    if args.compare is None:
+    def measured(agent: str) -> StrengthReport:
+        report = run_strength(replace(plan, agent=agent), workers=args.workers, progress=not args.quiet)
+        if args.samples and agent == args.agent:
+            save_samples(report, Path(args.samples))
+        return report
+
+    check_outputs(files=[args.samples], folders=[])
+    if args.compare is None and kept is None:
         report = measure_and_publish(args, lambda: measured(args.agent), markdown)
     else:
-        report = measure_and_publish(args, lambda: Compared(measured(args.agent), measured(args.compare)),
+        report = measure_and_publish(args, lambda: Compared(measured(args.agent), kept or measured(args.compare)),
                                      Compared.markdown)
     return 1 if args.check and not report.passed() else 0
 

@@ -29,6 +29,7 @@ INPUT_ERRORS = frozenset({
     "training.config.ConfigError",  # an unknown key or bad value in a training config
     "agents.checkpoint.format.CheckpointError",  # a missing, corrupt or foreign checkpoint
     "training.pool.PoolError",  # a bad opponent pool in a config
+    "evaluation.kept_samples.KeptSamplesError",  # a kept-samples file that cannot answer the run asked
 })
 """Exceptions that mean bad input, not a bug (qualified class names; subclasses count too)."""
 

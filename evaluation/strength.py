@@ -232,7 +232,7 @@ def run_strength(plan: StrengthPlan, workers: int = 1, progress: bool = True, ch
 
         results = run_tasks(tasks, _play_chunk, workers, _init_worker, plan, in_process=_play_chunk, done=done)
     samples = _per_table(tasks, results)
-    return StrengthReport(plan, _estimates(plan, samples), first.game.score_unit, time.perf_counter() - began,
+    return StrengthReport(plan, estimates(plan, samples), first.game.score_unit, time.perf_counter() - began,
                           samples)
 
 
@@ -243,7 +243,8 @@ def _per_table(tasks: Sequence[tuple[int, int, int]], results: Sequence[np.ndarr
     return {table: np.concatenate(blocks) for table, blocks in per_table.items()}
 
 
-def _estimates(plan: StrengthPlan, samples: dict[int, np.ndarray]) -> dict[tuple[int, int, int], MeanEstimate]:
+def estimates(plan: StrengthPlan, samples: dict[int, np.ndarray]) -> dict[tuple[int, int, int], MeanEstimate]:
+    """Each cell's mean and 95% interval from its table's (deals, opponents, ways) samples."""
     return {(table, o, w): estimate(rows[:, o, w]) for table, rows in samples.items()
             for o in range(len(plan.opponents)) for w in range(len(WAYS))}
 
@@ -256,7 +257,7 @@ def paired(report: StrengthReport, baseline: StrengthReport) -> StrengthReport:
         raise ValueError("paired: the two reports measured different tables, opponents or deals")
     differences = {table: rows - baseline.samples[table] for table, rows in report.samples.items()}
     plan = replace(report.plan, agent=f"{report.plan.agent} minus {baseline.plan.agent}")
-    return StrengthReport(plan, _estimates(plan, differences), report.unit, report.seconds + baseline.seconds,
+    return StrengthReport(plan, estimates(plan, differences), report.unit, report.seconds + baseline.seconds,
                           differences)
 
 

@@ -41,14 +41,21 @@ def measured_code() -> str:
     comparison of two worktrees then measures one code twice; the benchmarks print this line so it shows.
     """
     root = Path(__file__).resolve().parent.parent
+    return f"code measured: {root} at {code_commit() or 'an unknown commit'}\n{measured_machine()}"
+
+
+def code_commit() -> str:
+    """The commit of the rams checkout this process imports, with ``+`` if its tracked files are modified ("":
+    not a git checkout)."""
+    root = Path(__file__).resolve().parent.parent
     try:
         commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True, timeout=10).stdout.strip()
         dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
                                capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        commit, dirty = "", ""
-    return f"code measured: {root} at {commit or 'an unknown commit'}{'+' if dirty else ''}\n{measured_machine()}"
+        return ""
+    return f"{commit}{'+' if dirty and commit else ''}"
 
 
 def measured_machine(cpuinfo: str | None = None) -> str:

@@ -1,0 +1,105 @@
+"""``rams strength --samples`` / ``--compare-samples``: one agent's half of a comparison read back from disk must
+give the comparison that plays both, and a file that cannot answer the run is refused with a one-line error."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from cli.strength import main
+from evaluation.kept_samples import KeptSamplesError, load_samples
+from evaluation.strength import StrengthPlan
+
+TOEPEN = ["--game", "toepen", "--workers", "1", "--quiet"]
+
+
+def kept_run(tmp_path, agent="heuristic:honest", deals="12", extra=()):
+    """Keep ``agent``'s samples at two tables against two styles."""
+    path = tmp_path / "kept.npz"
+    assert main([*TOEPEN, "--agent", agent, "--opponents", "random", "heuristic:bluffer",
+                 "--tables", "standard:3", "standard:4", "--deals", deals, "--samples", str(path), *extra]) == 0
+    return path
+
+
+def compare_json(tmp_path, name, argv):
+    out = tmp_path / f"{name}.json"
+    assert main([*TOEPEN, "--agent", "heuristic", "--opponents", "heuristic:bluffer", "--tables", "standard:4",
+                 "--deals", "8", "--json", str(out), *argv]) == 0
+    return json.loads(out.read_text())["compare"]
+
+
+def test_a_kept_half_gives_the_comparison_that_plays_both(tmp_path):
+    """A subset of the kept run (one table, one opponent, fewer deals) read back pairs exactly as measuring the
+    baseline again: the same cells, the same differences, the same ship rule."""
+    kept = kept_run(tmp_path)
+    played = compare_json(tmp_path, "played", ["--compare", "heuristic:honest"])
+    read = compare_json(tmp_path, "read", ["--compare-samples", str(kept)])
+    assert read["difference"]["cells"] == played["difference"]["cells"]
+    assert read["baseline"]["cells"] == played["baseline"]["cells"]
+    assert read["ship_rule"] == played["ship_rule"]
+    assert read["baseline"]["agent"].startswith("heuristic:honest (kept: kept.npz")
+
+
+def test_the_file_is_plain_arrays_and_names_what_it_measured(tmp_path):
+    kept = kept_run(tmp_path, agent="pretrained")
+    with np.load(kept, allow_pickle=False) as data:  # no pickles anywhere
+        header = json.loads(data["header"].tobytes().decode())
+        assert data["table_1"].shape == (12, 2, 2)  # deals, opponents, ways
+    assert header["plan"]["agent"] == "pretrained" and header["plan"]["deals"] == 12
+    assert set(header["weights"]) == {"standard:3", "standard:4"}
+    assert all(len(digest) == 64 for digest in header["weights"].values())  # the general agent's SHA-256
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seed", "5"], "kept with seed=20261123, this run asks 5"),
+    (["--random-carry"], "kept with random_carry=False"),
+    (["--tables", "standard:5"], "holds no samples of standard:5"),
+    (["--opponents", "heuristic:cautious"], "holds no samples of heuristic:cautious"),
+    (["--deals", "13"], "holds 12 deals, this run asks 13"),
+])
+def test_a_file_that_does_not_cover_the_run_is_refused_in_one_line(tmp_path, capsys, argv, message):
+    kept = kept_run(tmp_path)
+    base = ["--agent", "heuristic", "--opponents", "random", "--tables", "standard:3", "--deals", "12"]
+    capsys.readouterr()
+    assert main([*TOEPEN, *base, *argv, "--compare-samples", str(kept)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_checkpoint_that_now_holds_other_weights_is_refused(tmp_path):
+    agent = tmp_path / "agent.zip"
+    shutil.copy("agents/pretrained/toepen_harden1.zip", agent)
+    kept = kept_run(tmp_path, agent=f"checkpoint:{agent}", deals="2")
+    plan = StrengthPlan("toepen", "heuristic", ("random",), (("standard", 4),), deals=2)
+    assert load_samples(kept, plan).plan.agent.startswith(f"checkpoint:{agent} (kept")
+    shutil.copy("agents/pretrained/toepen.zip", agent)
+    with pytest.raises(KeptSamplesError, match=r"now plays other weights at standard:4"):
+        load_samples(kept, plan)
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "no such file"),
+    (b"not a zip", "not a samples file"),
+    ("pickled", "not a samples file"),
+    ("format", "samples format 99"),
+])
+def test_a_missing_foreign_or_pickled_file_is_refused_without_unpickling(tmp_path, content, message):
+    path = tmp_path / "bad.npz"
+    if content == "pickled":  # an object array: loading it would unpickle
+        np.savez(path, header=np.array([{"format": 1}], dtype=object))
+    elif content == "format":
+        np.savez(path, header=np.frombuffer(json.dumps({"format": 99}).encode(), dtype=np.uint8))
+    elif content is not None:
+        path.write_bytes(content)
+    plan = StrengthPlan("toepen", "heuristic", ("random",), (("standard", 4),), deals=2)
+    with pytest.raises(KeptSamplesError, match=message):
+        load_samples(path, plan)
+
+
+def test_compare_and_compare_samples_are_one_or_the_other(capsys):
+    with pytest.raises(SystemExit):
+        main([*TOEPEN, "--compare", "random", "--compare-samples", "x.npz"])
+    assert "not allowed with argument" in capsys.readouterr().err
