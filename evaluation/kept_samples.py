@@ -55,13 +55,18 @@ def load_samples(path: Path, plan: StrengthPlan) -> StrengthReport:
     """The kept report at ``path`` cut to ``plan``'s tables, opponents and deals (``plan.agent`` is ignored: the
     report names the kept agent). Raises :class:`KeptSamplesError` when the file cannot answer the plan."""
     header, arrays = _read(Path(path))
-    kept = StrengthPlan(**{**header["plan"], "opponents": tuple(header["plan"]["opponents"]),
-                           "tables": tuple(tuple(table) for table in header["plan"]["tables"])})
-    _check_covers(kept, plan, path)
-    _check_weights(kept, plan, header["weights"], path)
-    opponents = [kept.opponents.index(o) for o in plan.opponents]
-    samples = {t: arrays[f"table_{kept.tables.index(table)}"][:plan.deals][:, opponents]
-               for t, table in enumerate(plan.tables)}
+    try:
+        kept = StrengthPlan(**{**header["plan"], "opponents": tuple(header["plan"]["opponents"]),
+                               "tables": tuple((preset, n) for preset, n in header["plan"]["tables"])})
+        _check_covers(kept, plan, path)
+        _check_weights(kept, plan, header["weights"], path)
+        opponents = [kept.opponents.index(o) for o in plan.opponents]
+        samples = {t: arrays[f"table_{kept.tables.index(table)}"][:plan.deals][:, opponents]
+                   for t, table in enumerate(plan.tables)}
+    except KeptSamplesError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as err:  # a header or arrays not as save_samples wrote
+        raise KeptSamplesError(f"{path}: a samples file with a damaged header or arrays ({err!r})") from None
     commit = header.get("code") or "an unknown commit"
     note = "" if commit == code_commit() else f", measured at {commit}"
     cut = replace(plan, agent=f"{kept.agent} (kept: {Path(path).name}{note})")

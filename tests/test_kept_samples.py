@@ -85,6 +85,7 @@ def test_a_checkpoint_that_now_holds_other_weights_is_refused(tmp_path):
     (b"not a zip", "not a samples file"),
     ("pickled", "not a samples file"),
     ("format", "samples format 99"),
+    ("damaged", "damaged header or arrays"),
 ])
 def test_a_missing_foreign_or_pickled_file_is_refused_without_unpickling(tmp_path, content, message):
     path = tmp_path / "bad.npz"
@@ -92,6 +93,8 @@ def test_a_missing_foreign_or_pickled_file_is_refused_without_unpickling(tmp_pat
         np.savez(path, header=np.array([{"format": 1}], dtype=object))
     elif content == "format":
         np.savez(path, header=np.frombuffer(json.dumps({"format": 99}).encode(), dtype=np.uint8))
+    elif content == "damaged":  # a header of this format whose plan has a field no plan has
+        np.savez(path, header=np.frombuffer(json.dumps({"format": 1, "plan": {"wrong": 1}}).encode(), dtype=np.uint8))
     elif content is not None:
         path.write_bytes(content)
     plan = StrengthPlan("toepen", "heuristic", ("random",), (("standard", 4),), deals=2)
