@@ -80,7 +80,12 @@ def weights_by_table(plan: StrengthPlan) -> dict[str, str | None]:
 
 
 def _digest(path: Path | None) -> str | None:
-    return None if path is None else hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    if path is None:
+        return None
+    if not Path(path).is_file():
+        raise KeptSamplesError(f"{path}: the kept agent's checkpoint is gone, so the weights it measured cannot be "
+                               "checked: measure it again (--compare SPEC)")
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def _read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

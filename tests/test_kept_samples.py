@@ -78,6 +78,9 @@ def test_a_checkpoint_that_now_holds_other_weights_is_refused(tmp_path):
     shutil.copy("agents/pretrained/toepen.zip", agent)
     with pytest.raises(KeptSamplesError, match=r"now plays other weights at standard:4"):
         load_samples(kept, plan)
+    agent.unlink()
+    with pytest.raises(KeptSamplesError, match=r"agent.zip: the kept agent's checkpoint is gone"):
+        load_samples(kept, plan)
 
 
 @pytest.mark.parametrize("content, message", [
