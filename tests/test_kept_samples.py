@@ -109,3 +109,15 @@ def test_compare_and_compare_samples_are_one_or_the_other(capsys):
     with pytest.raises(SystemExit):
         main([*TOEPEN, "--compare", "random", "--compare-samples", "x.npz"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_the_shipped_toepen_agents_kept_gate_answers_the_whole_gate():
+    """docs/results/strength/toepen.npz is the shipped agent's half of any Toepen comparison: it must cover the whole
+    gate and still match agents/pretrained/toepen.zip (a new toepen.zip needs its gate kept again: `rams strength
+    --game toepen --agent pretrained --deals 400 --samples docs/results/strength/toepen.npz`)."""
+    from evaluation.strength import every_table, scripted_opponents
+
+    plan = StrengthPlan("toepen", "pretrained", tuple(scripted_opponents("toepen")), tuple(every_table("toepen")), 400)
+    report = load_samples("docs/results/strength/toepen.npz", plan)
+    assert report.plan.agent.startswith("pretrained (kept: toepen.npz") and report.passed()
+    assert len(report.cells) == 576 and all(rows.shape == (400, 6, 2) for rows in report.samples.values())
