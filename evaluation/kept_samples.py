@@ -27,7 +27,7 @@ import numpy as np
 
 import rams_env
 from agents.registry import agent_file
-from evaluation.strength import StrengthPlan, StrengthReport, estimates
+from evaluation.strength import WAYS, StrengthPlan, StrengthReport, estimates
 from evaluation.throughput import code_commit
 
 FORMAT = 1
@@ -61,6 +61,9 @@ def load_samples(path: Path, plan: StrengthPlan) -> StrengthReport:
         _check_covers(kept, plan, path)
         _check_weights(kept, plan, header["weights"], path)
         opponents = [kept.opponents.index(o) for o in plan.opponents]
+        shape = (kept.deals, len(kept.opponents), len(WAYS))
+        if any(arrays[f"table_{t}"].shape != shape for t in range(len(kept.tables))):
+            raise ValueError(f"every table's samples must be {shape}")
         samples = {t: arrays[f"table_{kept.tables.index(table)}"][:plan.deals][:, opponents]
                    for t, table in enumerate(plan.tables)}
     except KeptSamplesError:

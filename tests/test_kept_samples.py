@@ -105,6 +105,17 @@ def test_a_missing_foreign_or_pickled_file_is_refused_without_unpickling(tmp_pat
         load_samples(path, plan)
 
 
+def test_a_file_whose_arrays_hold_fewer_deals_than_its_header_says_is_refused(tmp_path):
+    kept = kept_run(tmp_path, deals="4")
+    with np.load(kept, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files}
+    arrays["table_1"] = arrays["table_1"][:2]  # two deals cut from one table
+    np.savez(tmp_path / "cut.npz", **arrays)
+    plan = StrengthPlan("toepen", "heuristic", ("random",), (("standard", 3),), deals=4)
+    with pytest.raises(KeptSamplesError, match=r"damaged header or arrays .*must be \(4, 2, 2\)"):
+        load_samples(tmp_path / "cut.npz", plan)
+
+
 def test_compare_and_compare_samples_are_one_or_the_other(capsys):
     with pytest.raises(SystemExit):
         main([*TOEPEN, "--compare", "random", "--compare-samples", "x.npz"])
