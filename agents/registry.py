@@ -144,13 +144,21 @@ def agent_file(spec: str, game) -> Path | None:
     :func:`agent_factory` reads it: kept measurements name the weights they measured by it."""
     if spec.startswith(PY_PREFIX):
         return None
-    spec, _ = split_checkpoint_option(spec)
+    path = _checkpoint_path(split_checkpoint_option(spec)[0], game)
+    return None if path is None else Path(path)
+
+
+def _checkpoint_path(spec: str, game) -> str | None:
+    """The checkpoint a spec (its option split off) names at a table of ``game``, as given (None: a scripted agent
+    or no checkpoint spec): the one reading of ``pretrained``, ``checkpoint:<path>`` and ``<path>.zip``."""
     kind, _, arg = spec.partition(":")
+    if kind == "heuristic" or (kind == "random" and not arg):
+        return None
     if kind == "pretrained" and not arg:
-        return pretrained_for(game)
+        return str(pretrained_for(game))
     if kind == "checkpoint" and arg:
-        return Path(arg)
-    return Path(spec) if spec.endswith(".zip") else None
+        return arg
+    return spec if spec.endswith(".zip") else None
 
 
 def agent_factories(specs: Iterable[str], game) -> dict[str, AgentFactory]:
@@ -171,12 +179,8 @@ def agent_factory(spec: str, game) -> AgentFactory:
         return lambda seed: RandomAgent(seed, name="random")
     if kind == "heuristic":
         return _heuristic_factory(game, arg)
-    if kind == "checkpoint" and arg:
-        return _checkpoint_factory(game, arg, allow)
-    if kind == "pretrained" and not arg:
-        return _checkpoint_factory(game, str(pretrained_for(game)), allow)
-    if spec.endswith(".zip"):
-        return _checkpoint_factory(game, spec, allow)
+    if (path := _checkpoint_path(spec, game)) is not None:
+        return _checkpoint_factory(game, path, allow)
     raise AgentSpecError(f"unknown agent {spec!r}; use random, heuristic[:style[,key=value...]], "
                          f"checkpoint:<path.zip>[,{ALLOW_RULES_MISMATCH}], pretrained[,{ALLOW_RULES_MISMATCH}] "
                          f"or py:<module>:<function>")

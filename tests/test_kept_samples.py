@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -132,3 +133,15 @@ def test_the_shipped_toepen_agents_kept_gate_answers_the_whole_gate():
     report = load_samples("docs/results/strength/toepen.npz", plan)
     assert report.plan.agent.startswith("pretrained (kept: toepen.npz") and report.passed()
     assert len(report.cells) == 576 and all(rows.shape == (400, 6, 2) for rows in report.samples.values())
+
+
+def test_agent_file_reads_a_spec_as_agent_factory_does():
+    """The weights a kept file names are the ones agent_factory would load: scripted agents have none."""
+    import rams_env
+    from agents.registry import agent_file, pretrained_for
+
+    game = rams_env.make_game("toepen", 4)
+    assert agent_file("pretrained", game) == agent_file("pretrained,allow_rules_mismatch", game) == pretrained_for(game)
+    assert agent_file("checkpoint:runs/x/final.zip", game) == agent_file("runs/x/final.zip", game) \
+        == Path("runs/x/final.zip")
+    assert [agent_file(spec, game) for spec in ("random", "heuristic", "heuristic:odd.zip", "py:m:f")] == [None] * 4
