@@ -181,7 +181,7 @@ def batched_learner(path: str, folder: str, where: str = "default"):
     name = os.path.splitext(os.path.basename(path))[0]
     cfg = load_config(path, [f"out_dir={folder}/{name}"])
     tables = resolve_tables(cfg.tables, cfg.game, cfg.num_players, cfg.rules)
-    slots = cfg.batched.envs_per_table * len(tables)
+    slots = sum(cfg.batched.slots_by_table("envs_per_table", tables, None).values())
     label = f"{name}.yaml {len(tables)} tables {slots} deals {describe(cfg.batched.net_arch)}"
     if where == "default":
         cfg.batched.envs_per_table, cfg.tables = slots, "default"

@@ -211,5 +211,24 @@ def test_a_list_of_slot_counts_must_pair_with_its_tables():
         BatchedConfig(scripted_envs_per_table=[1, 2], scripted_tables=[{"num_players": 4}]).validate()
     with pytest.raises(ValueError, match="it lists none"):
         BatchedConfig(scripted_alone_envs_per_table=[1]).validate()
-    with pytest.raises(ValueError, match=r"envs_per_table=\[4\]: a whole number >= 1$"):
-        BatchedConfig(envs_per_table=[4]).validate()
+    whole = r"envs_per_table=\[4\]: one whole number >= 1 for each of the 2 entries of tables"
+    with pytest.raises(ValueError, match=whole):
+        BatchedConfig(envs_per_table=[4]).slots_by_table("envs_per_table", [TableSpec(3), TableSpec(4)], None)
+    with pytest.raises(ValueError, match=r"rollout_steps=\[4\]: a whole number >= 1$"):
+        BatchedConfig(rollout_steps=[4]).validate()
+
+
+def test_a_list_of_batched_deals_gives_each_of_the_run_tables_its_own_count():
+    """`batched.envs_per_table: [4, 1, 2]` at 3, 4 and 8 players: a table can be added with few self-play deals (the
+    share of the learner's decisions at the others kept) and its scripted slots; every process plays one of each."""
+    config = BatchedConfig(envs_per_table=[4, 1, 2], rollout_steps=8, minibatch_size=64, net_arch=[16],
+                           scripted_alone={"heuristic:cautious": 1.0}, scripted_alone_envs_per_table=3)
+    config.validate()  # the list's length is the run's to check (TrainConfig, slots_by_table)
+    tables = [TableSpec(3), TableSpec(4), TableSpec(8)]
+    learner = SelfPlay("toepen", tables, config, seed=0, scripted_alone_tables=[TableSpec(8)])
+    assert [(env.num_players, env.num_envs) for env in learner.source.envs] == [(3, 4), (4, 1), (8, 2), (8, 3)]
+    halves = [SelfPlay("toepen", tables, replace(config, processes=2), seed=0, rank=rank,
+                       scripted_alone_tables=[TableSpec(8)]) for rank in (0, 1)]
+    assert [[env.num_envs for env in half.source.envs] for half in halves] == [[2, 1, 1, 2], [2, 1, 1, 1]]
+    learner.iterate()
+    assert (learner.source.fixed[-3:].sum(1) == 1).all() and not learner.source.fixed[:-3].any()

@@ -78,7 +78,7 @@ def test_learner_rewards_per_seat_sum_to_the_seats_deal_score():
     from training.batched.sources import VectorTables
     from training.batched.tables import TableSpec
 
-    source = VectorTables("toepen", [TableSpec(4)], envs_per_table=16)
+    source = VectorTables("toepen", [TableSpec(4)], deals=[16])
     source.reset(seed=5)
     slots, n = source.num_slots, source.max_players
     buffer = RolloutBuffer(slots * (n + 60), slots, n, source.mask.shape[1])
@@ -116,7 +116,7 @@ def test_thedinghausen_self_play_starts_inside_a_race_only_with_thedinghausen_ca
     from training.batched.sources import VectorTables
     from training.batched.tables import TableSpec
 
-    source = VectorTables("fipsen", [TableSpec(5, "thedinghausen"), TableSpec(4)], envs_per_table=64,
+    source = VectorTables("fipsen", [TableSpec(5, "thedinghausen"), TableSpec(4)], deals=[64, 64],
                           thedinghausen_carry=carry)
     source.reset(seed=3)
     deals = source.envs[0].deals

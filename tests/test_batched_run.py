@@ -57,6 +57,12 @@ def test_batched_section_and_tables_are_validated():
                               "batched.scripted_alone_tables=[{num_players: 4}]",
                               "batched.scripted_alone_envs_per_table=[2, 3]"),
                              "batched.scripted_alone_envs_per_table=[2, 3]: one whole number >= 0 for each of the 1"),
+                            (("tables=[{num_players: 3}, {num_players: 4}]", "batched.envs_per_table=[48]"),
+                             "batched.envs_per_table=[48]: one whole number >= 1 for each of the 2 entries of tables"),
+                            (("tables=[{num_players: 3}, {num_players: 4}]", "batched.envs_per_table=[48, 0]"),
+                             "batched.envs_per_table=[48, 0]: one whole number >= 1"),
+                            (("tables=[{num_players: 4}, {num_players: 4}]",
+                              "batched.envs_per_table=[48, 8]"), "tables names a table twice"),
                             ("batched.thedinghausen_carry=maybe",
                              "batched.thedinghausen_carry='maybe': expected true or false")):
         with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("(", r"\(")):
@@ -70,6 +76,8 @@ def test_slot_counts_per_table_are_read_as_a_list():
                                 "batched.scripted_alone_tables=[{num_players: 8}, {num_players: 3}]",
                                 "batched.scripted_alone_envs_per_table=[192, 64]"])
     assert config.batched.scripted_alone_envs_per_table == [192, 64]
+    with pytest.raises(ConfigError, match="for each of the 48 entries of tables"):  # `all`: every table of the game
+        load_config(None, ["trainer=batched", "tables=all", "batched.envs_per_table=[2, 3]"])
 
 
 def test_sb3_configs_keep_their_trainer_and_load_no_learner():
@@ -355,6 +363,16 @@ def test_the_probe_counts_per_table_slot_lists_once_each(tmp_path):
     config.write_text((CONFIGS / "toepen_batched.yaml").read_text() + "  scripted: {heuristic: 1.0}\n"
                       "  scripted_tables: [{num_players: 3}]\n  scripted_envs_per_table: 64\n")
     assert deals_side_by_side(config, "toepen") == deals_side_by_side(CONFIGS / "toepen_batched.yaml", "toepen") + 64
+
+
+def test_the_probe_counts_a_list_of_batched_deals_once_each(tmp_path):
+    """`batched.envs_per_table` as a list: each of the run's tables its own count, summed by the probe."""
+    from training.exploit import deals_side_by_side
+
+    config = tmp_path / "toepen_batched.yaml"
+    config.write_text("game: toepen\ntrainer: batched\ntables: [{num_players: 3}, {num_players: 8}]\n"
+                      "batched:\n  envs_per_table: [48, 5]\n")
+    assert deals_side_by_side(config, "toepen") == 53
 
 
 # ----------------------------------------------------------------------- general

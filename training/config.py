@@ -242,7 +242,9 @@ class TrainConfig:
     def batched_table_specs(self, key: str) -> list | None:
         """``batched.<key>`` (``scripted_tables``, ``scripted_alone_tables``) as table specs: the tables that get
         those Python-engine slots (None: every table of the run). Validation and the batched run both read it here."""
-        wanted = getattr(self.batched, key, None) if self.trainer == "batched" else None
+        from training.batched.learner import RUN_TABLES
+
+        wanted = getattr(self.batched, key, None) if self.trainer == "batched" and key != RUN_TABLES else None
         return self._table_subset(wanted, f"batched.{key}")
 
     def lesson_table_specs(self) -> list[list | None]:
@@ -261,7 +263,7 @@ class TrainConfig:
         """``batched.scripted_tables``, ``batched.scripted_alone_tables`` and every lesson's ``tables``
         (``warm_start``'s and ``warm_start.also``'s) must name tables the run trains at, and a list of slot counts
         (a key of PER_TABLE_SIZES) pairs with its tables entry for entry, so those must name each table once."""
-        from training.batched.learner import PER_TABLE_SIZES
+        from training.batched.learner import PER_TABLE_SIZES, RUN_TABLES
         from training.tables import TableError
 
         lessons = [(f"{where}.tables", specs) for where, specs in zip(self.lesson_names(), self.lesson_table_specs(),
@@ -275,9 +277,17 @@ class TrainConfig:
                                      f"{', ...' if len(tables) > 6 else ''})")
         for size, key in PER_TABLE_SIZES.items():
             counts = getattr(self.batched, size, None) if self.trainer == "batched" else None
-            if isinstance(counts, list) and len(subsets[key] or []) != len(getattr(self.batched, key, None) or []):
-                raise TableError(f"batched.{key} names a table twice: each of batched.{size}'s counts is for one "
-                                 "table")
+            if not isinstance(counts, list):
+                continue
+            named, resolved, where = ((self.tables, tables, key) if key == RUN_TABLES else
+                                      (getattr(self.batched, key, None), subsets[key], f"batched.{key}"))
+            if isinstance(named, list) and len(resolved or []) != len(named):
+                raise TableError(f"{where} names a table twice: each of batched.{size}'s counts is for one table")
+            if key == RUN_TABLES:  # BatchedConfig.validate checks the others; it cannot see the run's tables
+                try:
+                    self.batched.slots_by_table(size, tables, None)
+                except ValueError as err:
+                    raise TableError(str(err)) from None
 
     def _validate_pool_evaluation(self) -> None:
         """The snapshot sampling rule and the ratings' deal count."""

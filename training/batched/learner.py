@@ -41,9 +41,13 @@ LEAST_SIZES = {"envs_per_table": 1, "rollout_steps": 1, "minibatch_size": 1, "ep
 """Each size's least value: a run cannot do without a self-play deal per table, a rollout, a minibatch or a
 process; the scripted slots' 0 means none."""
 
-PER_TABLE_SIZES = {"scripted_envs_per_table": "scripted_tables",
+RUN_TABLES = "tables"
+"""The run's own tables list (the config's top-level ``tables``), as PER_TABLE_SIZES names it."""
+
+PER_TABLE_SIZES = {"envs_per_table": RUN_TABLES, "scripted_envs_per_table": "scripted_tables",
                    "scripted_alone_envs_per_table": "scripted_alone_tables"}
-"""Sizes that may instead be a list, one count per entry of the tables list they name (its own share at each)."""
+"""Sizes that may instead be a list, one count per entry of the tables list they name (its own share at each): the
+batched deals per entry of the run's tables, the Python-engine slots per entry of their ``batched`` subset."""
 
 
 def size_errors(name: str, value, least: int, tables: list | None) -> str | None:
@@ -53,7 +57,7 @@ def size_errors(name: str, value, least: int, tables: list | None) -> str | None
     number = f"a whole number >= {least}{' (0: none)' * (least == 0)}"
     if tables is None:
         return None if whole(value) else f"batched.{name}={value!r}: {number}"
-    listed = f"batched.{PER_TABLE_SIZES[name]}"
+    listed = RUN_TABLES if PER_TABLE_SIZES[name] == RUN_TABLES else f"batched.{PER_TABLE_SIZES[name]}"
     if not isinstance(value, list):
         return None if whole(value) else f"batched.{name}={value!r}: {number}, or one for each entry of {listed}"
     if tables and len(value) == len(tables) and all(map(whole, value)):
@@ -79,7 +83,9 @@ class BatchedConfig:
     """Every knob of the batched learner; the defaults train Toepen 4p well on two cores."""
 
     PER_TABLE_SIZES: ClassVar[dict[str, str]] = PER_TABLE_SIZES  # the config reader lets these be lists
-    envs_per_table: int = 1024  # slots (deals played side by side) of each table spec
+    envs_per_table: int | list[int] = 1024  # slots (deals played side by side) of each table spec, or a list: each
+    # entry of the run's `tables` its own count, e.g. [48, 48, 48, 1] to add a table with few self-play deals (at least
+    # one each) whose scripted slots give it its share (docs/training.md, "Scripted seats at some tables")
     rollout_steps: int = 32  # steps of every slot per iteration (every seat's decisions, learner's or not)
     minibatch_size: int = 4096  # learner decisions per gradient step
     epochs: int = 4  # passes over each rollout's decisions
@@ -140,8 +146,10 @@ class BatchedConfig:
     def validate(self) -> None:
         """The knobs that name a choice or a size (the config names the bad value in a ConfigError)."""
         for name, least in LEAST_SIZES.items():
-            tables = getattr(self, PER_TABLE_SIZES[name]) if name in PER_TABLE_SIZES else None
-            error = size_errors(name, getattr(self, name), least, tables)
+            value, key = getattr(self, name), PER_TABLE_SIZES.get(name)
+            if key == RUN_TABLES and isinstance(value, list):
+                continue  # pairs with the run's tables, which the run resolves: TrainConfig checks it with them
+            error = size_errors(name, value, least, getattr(self, key) if key and key != RUN_TABLES else None)
             if error:
                 raise ValueError(error)
         if self.reward_norm not in REWARD_NORMS:
@@ -155,10 +163,12 @@ class BatchedConfig:
                              "exploiters: a share from 0 to 1, above 0 exactly when batched.exploiters lists any")
 
     def slots_by_table(self, name: str, tables: list[TableSpec], subset: list[TableSpec] | None) -> dict:
-        """The tables that get ``name``'s Python-engine slots (a key of PER_TABLE_SIZES) and how many each:
-        ``subset``, its tables list resolved (None: every one of the run's ``tables``), one number at each or its
-        own count at each. The one place that reads a size given either way; everything after reads the mapping."""
-        value, listed = getattr(self, name), subset if subset is not None else []
+        """The tables that get ``name``'s slots (a key of PER_TABLE_SIZES) and how many each: ``subset``, its tables
+        list resolved (None: every one of the run's ``tables``; the batched deals' list is always the run's), one
+        number at each or its own count at each. The one place that reads a size given either way; everything
+        after reads the mapping."""
+        value = getattr(self, name)
+        listed = tables if PER_TABLE_SIZES[name] == RUN_TABLES else subset if subset is not None else []
         error = size_errors(name, value, LEAST_SIZES[name], listed)
         if error:
             raise ValueError(error)
@@ -197,8 +207,9 @@ class SelfPlay:
         scripted = (ScriptedSlots(config.scripted, this_process("scripted_envs_per_table", scripted_tables)),
                     ScriptedSlots(config.scripted_alone,
                                   this_process("scripted_alone_envs_per_table", scripted_alone_tables), lone=True))
-        self.source = VectorTables(game, self.tables, max(1, slots(config.envs_per_table)), scripted,
-                                   config.thedinghausen_carry)  # every process plays a deal of every table
+        batched = config.slots_by_table("envs_per_table", self.tables, None)
+        self.source = VectorTables(game, self.tables, [max(1, slots(batched[spec])) for spec in self.tables],
+                                   scripted, config.thedinghausen_carry)  # every process plays a deal of every table
         self.source.reset(self.stream)
         space = self.source.space
         self.policy = ActorCritic(space.obs_size, space.num_actions, config.net_arch)

@@ -57,14 +57,15 @@ class ScriptedSlots:
 
 
 class VectorTables:
-    """``envs_per_table`` slots of each table spec, stepped by the batched engine, in one set of arrays, then each
-    of ``scripted``'s Python-engine slots (:class:`ScriptedSlots`). ``thedinghausen_carry``: see
+    """``deals[i]`` slots of table spec ``tables[i]``, stepped by the batched engine, in one set of arrays, then
+    each of ``scripted``'s Python-engine slots (:class:`ScriptedSlots`). ``thedinghausen_carry``: see
     :func:`make_batch`."""
 
-    def __init__(self, game: str, tables: list[TableSpec], envs_per_table: int,
+    def __init__(self, game: str, tables: list[TableSpec], deals: Sequence[int],
                  scripted: Sequence[ScriptedSlots] = (), thedinghausen_carry: bool = True) -> None:
         self.space = GeneralSpace(game)
-        self.envs = [make_batch(game, spec, envs_per_table, thedinghausen_carry) for spec in tables]
+        self.envs = [make_batch(game, spec, count, thedinghausen_carry)
+                     for spec, count in zip(tables, deals, strict=True)]
         for slots in scripted:
             self.envs += slots.build(game, tables)
         self.tables = [self.space.table(env.game) for env in self.envs]
