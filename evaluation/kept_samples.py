@@ -36,6 +36,9 @@ FORMAT = 1
 HEADER = "header"
 """The array holding the JSON header (UTF-8 bytes)."""
 
+DAMAGED = (KeyError, TypeError, ValueError, IndexError)
+"""What reading a header or arrays not as :func:`save_samples` wrote them raises."""
+
 
 class KeptSamplesError(ValueError):
     """A kept-samples file that cannot answer the plan asked (its message says why and what to do)."""
@@ -56,8 +59,7 @@ def load_samples(path: Path, plan: StrengthPlan) -> StrengthReport:
     report names the kept agent). Raises :class:`KeptSamplesError` when the file cannot answer the plan."""
     header, arrays = _read(Path(path))
     try:
-        kept = StrengthPlan(**{**header["plan"], "opponents": tuple(header["plan"]["opponents"]),
-                               "tables": tuple((preset, n) for preset, n in header["plan"]["tables"])})
+        kept = _plan(header)
         _check_covers(kept, plan, path)
         _check_weights(kept, plan, header["weights"], path)
         opponents = [kept.opponents.index(o) for o in plan.opponents]
@@ -68,12 +70,32 @@ def load_samples(path: Path, plan: StrengthPlan) -> StrengthReport:
                    for t, table in enumerate(plan.tables)}
     except KeptSamplesError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError) as err:  # a header or arrays not as save_samples wrote
-        raise KeptSamplesError(f"{path}: a samples file with a damaged header or arrays ({err!r})") from None
+    except DAMAGED as err:
+        raise _damaged(path, err) from None
     commit = header.get("code") or "an unknown commit"
     note = "" if commit == code_commit() else f", measured at {commit}"
     cut = replace(plan, agent=f"{kept.agent} (kept: {Path(path).name}{note})")
     return StrengthReport(cut, estimates(cut, samples), header["unit"], 0.0, samples)
+
+
+def kept_plan(path: Path) -> StrengthPlan:
+    """What the file at ``path`` measured (its agent, tables, opponents, deals, seed), read from its header: which
+    runs it can answer (:func:`load_samples` checks the weights and the samples)."""
+    header, _ = _read(Path(path))
+    try:
+        return _plan(header)
+    except DAMAGED as err:
+        raise _damaged(path, err) from None
+
+
+def _plan(header: dict[str, Any]) -> StrengthPlan:
+    plan = header["plan"]
+    return StrengthPlan(**{**plan, "opponents": tuple(plan["opponents"]),
+                           "tables": tuple((preset, n) for preset, n in plan["tables"])})
+
+
+def _damaged(path: Path, err: Exception) -> KeptSamplesError:
+    return KeptSamplesError(f"{path}: a samples file with a damaged header or arrays ({err!r})")
 
 
 def weights_by_table(plan: StrengthPlan) -> dict[str, str | None]:

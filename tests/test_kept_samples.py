@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import rams_env
 from cli.strength import main
-from evaluation.kept_samples import KeptSamplesError, load_samples
-from evaluation.strength import StrengthPlan
+from evaluation.kept_samples import KeptSamplesError, kept_plan, load_samples
+from evaluation.strength import WAYS, StrengthPlan
 
 TOEPEN = ["--game", "toepen", "--workers", "1", "--quiet"]
 
@@ -52,6 +53,8 @@ def test_the_file_is_plain_arrays_and_names_what_it_measured(tmp_path):
     assert header["plan"]["agent"] == "pretrained" and header["plan"]["deals"] == 12
     assert set(header["weights"]) == {"standard:3", "standard:4"}
     assert all(len(digest) == 64 for digest in header["weights"].values())  # the general agent's SHA-256
+    assert kept_plan(kept) == StrengthPlan("toepen", "pretrained", ("random", "heuristic:bluffer"),
+                                           (("standard", 3), ("standard", 4)), 12)
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -104,6 +107,8 @@ def test_a_missing_foreign_or_pickled_file_is_refused_without_unpickling(tmp_pat
     plan = StrengthPlan("toepen", "heuristic", ("random",), (("standard", 4),), deals=2)
     with pytest.raises(KeptSamplesError, match=message):
         load_samples(path, plan)
+    with pytest.raises(KeptSamplesError, match=message):
+        kept_plan(path)
 
 
 def test_a_file_whose_arrays_hold_fewer_deals_than_its_header_says_is_refused(tmp_path):
@@ -123,21 +128,42 @@ def test_compare_and_compare_samples_are_one_or_the_other(capsys):
     assert "not allowed with argument" in capsys.readouterr().err
 
 
-def test_the_shipped_toepen_agents_kept_gate_answers_the_whole_gate():
-    """docs/results/strength/toepen.npz is the shipped agent's half of any Toepen comparison: it must cover the whole
-    gate and still match agents/pretrained/toepen.zip (a new toepen.zip needs its gate kept again: `rams strength
-    --game toepen --agent pretrained --deals 400 --samples docs/results/strength/toepen.npz`)."""
-    from evaluation.strength import every_table, scripted_opponents
+KEPT_GATES = Path("docs/results/strength")
+"""Where each shipped agent's gate is kept (``<game>*.npz``, read in docs/results/strength/<game>.md)."""
 
-    plan = StrengthPlan("toepen", "pretrained", tuple(scripted_opponents("toepen")), tuple(every_table("toepen")), 400)
-    report = load_samples("docs/results/strength/toepen.npz", plan)
-    assert report.plan.agent.startswith("pretrained (kept: toepen.npz") and report.passed()
-    assert len(report.cells) == 576 and all(rows.shape == (400, 6, 2) for rows in report.samples.values())
+
+CARRIED = {"lupfen": lambda preset: True, "fipsen": lambda preset: preset == "thedinghausen"}
+"""Where the published gates deal from carried-over state (``--random-carry``): every Lupfen table (a fresh
+session's first deal is a force round), Fipsen's Thedinghausen race; fresh deals elsewhere."""
+
+
+def kept_gates(game: str) -> list[tuple[Path, StrengthPlan]]:
+    plans = [(path, kept_plan(path)) for path in sorted(KEPT_GATES.glob("*.npz"))]
+    return [(path, plan) for path, plan in plans if plan.game == game]
+
+
+@pytest.mark.parametrize("game", sorted(rams_env.GAMES))
+def test_each_shipped_agents_kept_gate_answers_its_whole_gate(game):
+    """The kept files of a game are the shipped agent's half of any comparison: together they must cover every
+    table once, against every scripted style, on the gate's 400 held-out deal seeds, and still match
+    agents/pretrained/<game>.zip. A new agent needs its gate kept again: the command is in
+    docs/results/strength/<game>.md (`rams strength --game <game> --agent pretrained --deals 400 --samples ...`)."""
+    from evaluation.strength import HELD_OUT_SEED, every_table, scripted_opponents
+
+    kept = kept_gates(game)
+    assert sorted(table for _, plan in kept for table in plan.tables) == sorted(every_table(game))
+    for path, plan in kept:
+        assert (plan.agent, plan.deals, plan.seed) == ("pretrained", 400, HELD_OUT_SEED)
+        assert set(plan.opponents) == set(scripted_opponents(game))
+        carried = CARRIED.get(game, lambda preset: False)
+        assert all(carried(preset) == plan.random_carry for preset, _ in plan.tables)
+        report = load_samples(path, plan)  # refused if the shipped file now holds other weights
+        assert report.plan.agent.startswith(f"pretrained (kept: {path.name}")
+        assert len(report.cells) == len(plan.tables) * len(plan.opponents) * len(WAYS)
 
 
 def test_agent_file_reads_a_spec_as_agent_factory_does():
     """The weights a kept file names are the ones agent_factory would load: scripted agents have none."""
-    import rams_env
     from agents.registry import agent_file, pretrained_for
 
     game = rams_env.make_game("toepen", 4)
