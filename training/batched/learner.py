@@ -85,7 +85,7 @@ class BatchedConfig:
     PER_TABLE_SIZES: ClassVar[dict[str, str]] = PER_TABLE_SIZES  # the config reader lets these be lists
     envs_per_table: int | list[int] = 1024  # slots (deals played side by side) of each table spec, or a list: each
     # entry of the run's `tables` its own count, e.g. [48, 48, 48, 1] to add a table with few self-play deals (at least
-    # one each) whose scripted slots give it its share (docs/training.md, "Scripted seats at some tables")
+    # one each) whose scripted slots give it its share (docs/training.md, "Self-play deals of its own at each table")
     rollout_steps: int = 32  # steps of every slot per iteration (every seat's decisions, learner's or not)
     minibatch_size: int = 4096  # learner decisions per gradient step
     epochs: int = 4  # passes over each rollout's decisions
