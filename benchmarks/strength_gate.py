@@ -27,8 +27,7 @@ DEFAULT = ("tippen:modern:4", "tippen:loup:5", "tippen:meyers_1905_large:8", "to
 
 def one_at_a_time(runner: TableRunner, deals: int) -> np.ndarray:
     """The gate's samples with every game played alone, as ``rams strength`` played them before lockstep."""
-    carry = runner.plan.random_carry
-    return np.stack([runner._samples([seat_scores(runner.game, factories, seeds, env_seed, carry)
+    return np.stack([runner._samples([seat_scores(runner.game, factories, seeds, env_seed, runner.carried)
                                       for factories, seeds, env_seed in runner._lineups(d)]) for d in range(deals)])
 
 
@@ -41,8 +40,7 @@ def timed(play) -> tuple[float, np.ndarray]:
 def measure(spec: str, deals: int, rounds: int) -> tuple[float, float]:
     """(median CPU s per deal one at a time, side by side) at the table ``game:preset:players``."""
     game, preset, n = spec.split(":")
-    plan = StrengthPlan(game, "pretrained", tuple(scripted_opponents(game)), ((preset, int(n)),), deals=deals,
-                        random_carry=game == "lupfen")
+    plan = StrengthPlan(game, "pretrained", tuple(scripted_opponents(game)), ((preset, int(n)),), deals=deals)
     runner = TableRunner(plan, 0)
     runner.samples(0, 2)  # warm up both paths' first calls
     alone, together = [], []

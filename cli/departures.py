@@ -56,7 +56,7 @@ def plan_from(args: argparse.Namespace) -> DeparturePlan:
     table = args.table or f"{every_table(args.game)[0][0]}:4"
     (preset_players,) = parse_tables(args.game, [table])
     return DeparturePlan(args.game, args.agent, args.against, preset_players, args.deals, args.way, args.seed,
-                         args.random_carry)
+                         args.carry)
 
 
 @command("rams departures")

@@ -43,6 +43,7 @@ import rams_env
 from cli.usage import Parser, UsageError, at_least, command
 from evaluation.kept_samples import load_samples, save_samples
 from evaluation.strength import (
+    CARRY,
     HELD_OUT_SEED,
     StrengthPlan,
     StrengthReport,
@@ -85,12 +86,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_deal_seed_options(parser: argparse.ArgumentParser) -> None:
-    """``--seed`` and ``--random-carry``: which deals a substitution measurement plays (rams departures too)."""
+    """``--seed`` and ``--carry``: which deals a substitution measurement plays (rams departures too)."""
     parser.add_argument("--seed", type=int, default=HELD_OUT_SEED,
                         help=f"tournament seed of the deal seeds (default {HELD_OUT_SEED}, held out from training)")
-    parser.add_argument("--random-carry", action="store_true",
-                        help="start deals from random carried-over lives / pot instead of a fresh session (use it "
-                             "for Lupfen, whose fresh first deal is a force round)")
+    carry = parser.add_mutually_exclusive_group()
+    carry.add_argument("--carry", choices=CARRY, default="gate",
+                       help="where deals start: gate (default) from random carried-over state where a session's first "
+                            "deal is not the game (every Lupfen table: a force round; Fipsen's Thedinghausen: a race "
+                            "over deals) and fresh elsewhere, as the published gates; fresh: a session's first deal "
+                            "everywhere; random: random carried-over lives / pot / race everywhere")
+    carry.add_argument("--random-carry", dest="carry", action="store_const", const="random", default=argparse.SUPPRESS,
+                       help="the same as --carry random")
 
 
 def add_output_options(parser: argparse.ArgumentParser, json_what: str, markdown_what: str) -> None:
@@ -134,7 +140,7 @@ def plan_from(args: argparse.Namespace) -> StrengthPlan:
     at_least(args.workers, 1, "--workers")
     opponents = tuple(args.opponents or scripted_opponents(args.game))
     return StrengthPlan(args.game, args.agent, opponents, parse_tables(args.game, args.tables), args.deals, args.seed,
-                        args.random_carry)
+                        args.carry)
 
 
 @command("rams strength")

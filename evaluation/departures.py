@@ -34,7 +34,15 @@ import rams_env
 from agents.registry import agent_factory
 from agents.table import Turn, Watcher
 from evaluation.duplicate import MeanEstimate, estimate
-from evaluation.strength import HELD_OUT_SEED, WAYS, seat_scores, seat_seed_key, substituted
+from evaluation.strength import (
+    HELD_OUT_SEED,
+    WAYS,
+    check_carry,
+    deals_carried,
+    seat_scores,
+    seat_seed_key,
+    substituted,
+)
 from evaluation.tournament import deal_seed, game_seeds
 from rams_env.core.actions import PLAY
 
@@ -91,13 +99,18 @@ class DeparturePlan:
     deals: int
     way: str = WAYS[0]
     seed: int = HELD_OUT_SEED
-    random_carry: bool = False
+    carry: str = "gate"  # where deals start, as the gate's (evaluation.strength.CARRY)
 
     def __post_init__(self) -> None:
         if self.deals < 2:
             raise ValueError(f"deals={self.deals}: at least 2 deal seeds are needed for an interval")
         if self.way not in WAYS:
             raise ValueError(f"way={self.way!r}: one of {', '.join(WAYS)}")
+        check_carry(self.carry)
+
+    def carried(self) -> bool:
+        """Whether the deals start from random carried-over state."""
+        return deals_carried(self.game, self.table, self.carry)
 
 
 @dataclass
@@ -119,7 +132,7 @@ class DepartureReport:
         plan = self.plan
         return {"game": plan.game, "agent": plan.agent, "opponent": plan.opponent, "preset": plan.table[0],
                 "num_players": plan.table[1], "way": plan.way, "deals": plan.deals, "seed": plan.seed,
-                "random_carry": plan.random_carry, "unit": self.unit, "total": self.total.as_dict(),
+                "carry": plan.carry, "carried": plan.carried(), "unit": self.unit, "total": self.total.as_dict(),
                 "parts": [{"kind": k, "seat_deals": n, **part.as_dict()} for k, n, part in self.rows()]}
 
 
@@ -143,13 +156,13 @@ def _deal(plan: DeparturePlan, game, everyone: Callable, one: Callable, d: int) 
     many seat-deals it has."""
     n, env_seed = game.num_players, deal_seed(plan.seed, d)
     seeds = game_seeds(n, plan.seed, d, seat_seed_key(plan.game, plan.table))  # as the gate draws them
-    alike = Choices(n)
-    base = seat_scores(game, [everyone] * n, seeds, env_seed, plan.random_carry, alike)
+    alike, carried = Choices(n), plan.carried()
+    base = seat_scores(game, [everyone] * n, seeds, env_seed, carried, alike)
     parts: dict[str, float] = {}
     counts: Counter = Counter()
     for k in range(n):
         changed = Choices(n)
-        scores = seat_scores(game, substituted(everyone, one, n, k), seeds, env_seed, plan.random_carry, changed)
+        scores = seat_scores(game, substituted(everyone, one, n, k), seeds, env_seed, carried, changed)
         if plan.way == WAYS[0]:  # agent_alone: the agent substituted, minus the scripted player at the alike table
             kind, sample = first_departure(alike.by_seat[k], changed.by_seat[k]), scores[k] - base[k]
         else:  # scripted_alone: the agent at the alike table, minus the scripted player substituted
@@ -162,8 +175,9 @@ def _deal(plan: DeparturePlan, game, everyone: Callable, one: Callable, d: int) 
 def markdown(report: DepartureReport) -> str:
     """The total and one row per kind of first departure."""
     plan, total = report.plan, report.total
+    carried = ", from random carried-over state" if plan.carried() else ""
     lines = [f"{plan.game} {plan.table[0]}:{plan.table[1]}, {plan.way}: `{plan.agent}` against `{plan.opponent}`, "
-             f"{plan.deals} deal seeds (seed {plan.seed}), {report.unit} per deal, 95% intervals",
+             f"{plan.deals} deal seeds (seed {plan.seed}{carried}), {report.unit} per deal, 95% intervals",
              "", f"total (the strength gate's cell): {_interval(total)}", "",
              "| first departure (scripted -> agent) | seat-deals | share | part of the total |",
              "| --- | ---: | ---: | ---: |"]

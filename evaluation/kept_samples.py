@@ -4,9 +4,9 @@
 agent, measured again at every comparison: a full Toepen gate is half an hour per agent on two cores. Its samples
 (per table, deal seed, opponent and way: :class:`~evaluation.strength.StrengthReport`'s ``samples``) depend only on
 the plan and the agents' play, so ``--samples FILE`` keeps them and ``--compare-samples FILE`` reads them back for
-any plan they cover: the same game, tournament seed and deal start, its tables and opponents among the file's, and
-at most the file's deal count (deal seed ``d`` is the same seed in every run, so the first deals of a longer run are
-a shorter run's deals).
+any plan they cover: the same game and tournament seed, its tables and opponents among the file's, each table's
+deals started alike (fresh or from carried-over state), and at most the file's deal count (deal seed ``d`` is the
+same seed in every run, so the first deals of a longer run are a shorter run's deals).
 
 What could make a kept half wrong is the play changing under it. The file names the weights each table's agent
 played (the checkpoint's SHA-256) and the commit of the code; a table whose checkpoint now holds other weights is
@@ -27,11 +27,15 @@ import numpy as np
 
 import rams_env
 from agents.registry import agent_file
-from evaluation.strength import WAYS, StrengthPlan, StrengthReport, estimates
+from evaluation.strength import WAYS, StrengthPlan, StrengthReport, deals_carried, estimates
 from evaluation.throughput import code_commit
 
-FORMAT = 1
-"""The layout's version: a file of another is refused rather than misread."""
+FORMAT = 2
+"""The layout's version: a file of another is refused rather than misread. Format 1 (before 2026-12-07) named one
+``random_carry`` for every table where format 2 names the plan's ``carry``; it is still read (:func:`_plan`)."""
+
+READS = (1, FORMAT)
+"""The formats this code reads: every shipped agent's kept gate but Fipsen's was written in format 1."""
 
 HEADER = "header"
 """The array holding the JSON header (UTF-8 bytes)."""
@@ -89,7 +93,9 @@ def kept_plan(path: Path) -> StrengthPlan:
 
 
 def _plan(header: dict[str, Any]) -> StrengthPlan:
-    plan = header["plan"]
+    plan = dict(header["plan"])
+    if header["format"] == 1:  # one flag for every table: carried everywhere or nowhere
+        plan["carry"] = "random" if plan.pop("random_carry") else "fresh"
     return StrengthPlan(**{**plan, "opponents": tuple(plan["opponents"]),
                            "tables": tuple((preset, n) for preset, n in plan["tables"])})
 
@@ -122,16 +128,17 @@ def _read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         header = json.loads(arrays.pop(HEADER).tobytes().decode())
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:  # not a zip, a pickle, no header, bad JSON
         raise KeptSamplesError(f"{path}: not a samples file written by rams strength --samples ({err})") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
+    if not isinstance(header, dict) or header.get("format") not in READS:
         raise KeptSamplesError(f"{path}: samples format {header.get('format') if isinstance(header, dict) else '?'}"
-                               f", this rams reads format {FORMAT}: measure it again with --samples")
+                               f", this rams reads formats {', '.join(map(str, READS))}: measure it again with "
+                               "--samples")
     return header, arrays
 
 
 def _check_covers(kept: StrengthPlan, plan: StrengthPlan, path: Path) -> None:
-    """The plan's deals must be among the kept ones: same game, seed and start; tables, opponents, deal count
-    within the file's."""
-    for name in ("game", "seed", "random_carry"):
+    """The plan's deals must be among the kept ones: same game and seed; tables, opponents, deal count within
+    the file's; each table's deals started alike."""
+    for name in ("game", "seed"):
         if getattr(kept, name) != getattr(plan, name):
             raise KeptSamplesError(f"{path}: kept with {name}={getattr(kept, name)!r}, this run asks "
                                    f"{getattr(plan, name)!r}")
@@ -142,6 +149,17 @@ def _check_covers(kept: StrengthPlan, plan: StrengthPlan, path: Path) -> None:
                                f"{', '.join(f'{p}:{n}' for p, n in kept.tables)} against {', '.join(kept.opponents)})")
     if plan.deals > kept.deals:
         raise KeptSamplesError(f"{path}: holds {kept.deals} deals, this run asks {plan.deals}")
+    _check_carry(kept, plan, path)
+
+
+def _check_carry(kept: StrengthPlan, plan: StrengthPlan, path: Path) -> None:
+    """Each asked table's deals must start where the kept ones did (fresh, or from random carried-over state)."""
+    starts = {True: "carried-over", False: "fresh"}
+    for table in plan.tables:
+        was, asked = (deals_carried(p.game, table, p.carry) for p in (kept, plan))
+        if was != asked:
+            raise KeptSamplesError(f"{path}: kept {starts[was]} deals at {table[0]}:{table[1]}, this run asks "
+                                   f"{starts[asked]} ones (--carry {plan.carry})")
 
 
 def _check_weights(kept: StrengthPlan, plan: StrengthPlan, weights: dict[str, str | None], path: Path) -> None:

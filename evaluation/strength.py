@@ -15,6 +15,11 @@ seeds are independent and their mean gets Student's t 95% interval (evaluation/d
 costs 1 + |opponents| x (2n + 1) games (the all-A table is shared by the opponents). A cell passes when
 its interval lies above zero; the agent passes when every cell does.
 
+A deal starts where the plan's ``carry`` says (:data:`CARRY`). By default as the gate deals each table: from
+random carried-over state where the table's first deal of a session is not the game (every Lupfen table, whose
+first deal is a force round; Fipsen's Thedinghausen, a race over several deals), fresh everywhere else. So one run
+is the whole gate, and a run of a few tables gives the full run's cells.
+
 Deal seeds come from ``deal_seed(seed, d)`` (evaluation/tournament.py); pick a ``seed`` no training run
 used (the default is held out). Chunks of deal seeds run on worker processes (evaluation/workers.py);
 one worker or two give the same numbers.
@@ -85,6 +90,33 @@ def _seat_seed_keys(game: str) -> dict[tuple[str, int], int]:
     return {table: index for index, table in enumerate(every_table(game))}
 
 
+CARRY = ("gate", "fresh", "random")
+"""Where a measured deal starts: ``gate`` as the gate deals each table (mid-session where the game's first deal is
+not the game, :func:`deals_carried`), ``fresh`` a session's first deal everywhere, ``random`` random carried-over
+state (lives, pot, a race under way) everywhere."""
+
+
+def check_carry(carry: str) -> None:
+    """A plan's ``carry`` must be one of :data:`CARRY` (a plan built in Python gets the message the CLI's choices
+    would give)."""
+    if carry not in CARRY:
+        raise ValueError(f"carry={carry!r}: one of {', '.join(CARRY)}")
+
+
+def deals_carried(game: str, table: tuple[str, int], carry: str) -> bool:
+    """Whether ``carry`` starts the deals of ``table`` from random carried-over state (``gate``: where the
+    table's rules say a measurement should, ``Game.measured_mid_session``: every Lupfen table, Fipsen's
+    Thedinghausen)."""
+    check_carry(carry)
+    return carry == "random" or (carry == "gate" and _measured_mid_session(game, table))
+
+
+@cache
+def _measured_mid_session(game: str, table: tuple[str, int]) -> bool:
+    preset, n = table
+    return rams_env.make_game(game, n, preset=preset).measured_mid_session
+
+
 @dataclass(frozen=True)
 class StrengthPlan:
     """Everything the gate's numbers depend on (picklable: workers rebuild the same tables and agents)."""
@@ -95,14 +127,18 @@ class StrengthPlan:
     tables: tuple[tuple[str, int], ...]  # (preset, num_players)
     deals: int
     seed: int = HELD_OUT_SEED
-    random_carry: bool = False  # deals start from random carried-over lives / pot (Lupfen: a fresh session's
-    # first deal is a force round with no decision that matters)
+    carry: str = "gate"  # where deals start (CARRY): the gate's way by default, so one run is the whole gate
 
     def __post_init__(self) -> None:
         if self.deals < 2:
             raise ValueError(f"deals={self.deals}: at least 2 deal seeds are needed for an interval")
         if not self.opponents or not self.tables:
             raise ValueError("the gate needs at least one opponent and one table")
+        check_carry(self.carry)
+
+    def carried(self) -> tuple[tuple[str, int], ...]:
+        """The tables whose deals start from random carried-over state."""
+        return tuple(table for table in self.tables if deals_carried(self.game, table, self.carry))
 
 
 class TableRunner:
@@ -113,6 +149,7 @@ class TableRunner:
         self.plan, self.table = plan, table
         self.game = rams_env.make_game(plan.game, n, preset=preset)
         self.seat_key = seat_seed_key(plan.game, (preset, n))
+        self.carried = deals_carried(plan.game, (preset, n), plan.carry)
         self.agent = agent_factory(plan.agent, self.game)
         self.opponents = [agent_factory(spec, self.game) for spec in plan.opponents]
 
@@ -122,7 +159,7 @@ class TableRunner:
         deals = range(start, stop)
         lineups = [self._lineups(d) for d in deals]
         games = [(factories, seeds, env_seed) for deal in lineups for factories, seeds, env_seed in deal]
-        scores = iter(scores_together(self.game, games, self.plan.random_carry))
+        scores = iter(scores_together(self.game, games, self.carried))
         return np.stack([self._samples([next(scores) for _ in deal]) for deal in lineups])
 
     def _lineups(self, d: int) -> list[tuple[list[Callable], list[int], int]]:
@@ -213,9 +250,9 @@ class StrengthReport:
         plan = self.plan
         rows = [{"preset": plan.tables[t][0], "num_players": plan.tables[t][1], "opponent": plan.opponents[o],
                  "way": WAYS[w], **cell.as_dict()} for (t, o, w), cell in self.cells.items()]
-        return {"game": plan.game, "agent": plan.agent, "deals": plan.deals, "seed": plan.seed,
-                "random_carry": plan.random_carry, "unit": self.unit, "passed": self.passed(), "cells": rows,
-                "seconds": self.seconds}
+        return {"game": plan.game, "agent": plan.agent, "deals": plan.deals, "seed": plan.seed, "carry": plan.carry,
+                "carried": [f"{p}:{n}" for p, n in plan.carried()], "unit": self.unit, "passed": self.passed(),
+                "cells": rows, "seconds": self.seconds}
 
 
 def run_strength(plan: StrengthPlan, workers: int = 1, progress: bool = True, chunk: int = 16) -> StrengthReport:
@@ -294,10 +331,19 @@ def markdown(report: StrengthReport) -> str:
     plan = report.plan
     verdict_text = "every cell above zero" if report.passed() else f"{len(report.failures())} of " \
                                                                     f"{len(report.cells)} cells not above zero"
-    carried = ", deals from random carried-over state" if plan.random_carry else ""
+    carried = _carried_text(plan)
     head = (f"{plan.game}: `{plan.agent}`, {plan.deals} deal seeds (seed {plan.seed}{carried}), {report.unit} "
             f"per deal, 95% intervals; {verdict_text}.")
     return _tables(report, head, _WAY_TEXT, _cell)
+
+
+def _carried_text(plan: StrengthPlan) -> str:
+    """Which tables' deals start from random carried-over state, for a report's first line."""
+    carried = plan.carried()
+    if not carried:
+        return ""
+    where = "" if carried == plan.tables else " at " + ", ".join(f"{p}:{n}" for p, n in carried)
+    return f", deals from random carried-over state{where}"
 
 
 def paired_markdown(difference: StrengthReport) -> str:

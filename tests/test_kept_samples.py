@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -59,7 +60,7 @@ def test_the_file_is_plain_arrays_and_names_what_it_measured(tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["--seed", "5"], "kept with seed=20261123, this run asks 5"),
-    (["--random-carry"], "kept with random_carry=False"),
+    (["--random-carry"], "kept fresh deals at standard:3, this run asks carried-over ones (--carry random)"),
     (["--tables", "standard:5"], "holds no samples of standard:5"),
     (["--opponents", "heuristic:cautious"], "holds no samples of heuristic:cautious"),
     (["--deals", "13"], "holds 12 deals, this run asks 13"),
@@ -122,6 +123,26 @@ def test_a_file_whose_arrays_hold_fewer_deals_than_its_header_says_is_refused(tm
         load_samples(tmp_path / "cut.npz", plan)
 
 
+@pytest.mark.parametrize("random_carry, carry", [(True, "random"), (False, "fresh")])
+def test_a_format_1_file_is_read_with_its_one_carry_flag(tmp_path, random_carry, carry):
+    """Files kept before 2026-12-07 named one ``random_carry`` for every table: read as ``--carry random`` or
+    ``fresh``, so they pair with a gate run wherever the gate deals their tables alike."""
+    kept = kept_run(tmp_path, extra=["--carry", carry])
+    with np.load(kept, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files}
+    header = json.loads(arrays.pop("header").tobytes().decode())
+    header["format"], header["plan"]["random_carry"] = 1, header["plan"].pop("carry") == "random"
+    assert header["plan"]["random_carry"] is random_carry
+    np.savez(tmp_path / "old.npz", header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8), **arrays)
+    assert kept_plan(tmp_path / "old.npz") == kept_plan(kept)
+    gate = StrengthPlan("toepen", "heuristic", ("random",), (("standard", 3),), deals=12)  # Toepen: fresh deals
+    if random_carry:
+        with pytest.raises(KeptSamplesError, match="kept carried-over deals at standard:3, this run asks fresh"):
+            load_samples(tmp_path / "old.npz", gate)
+    else:
+        assert np.array_equal(load_samples(tmp_path / "old.npz", gate).samples[0], load_samples(kept, gate).samples[0])
+
+
 def test_compare_and_compare_samples_are_one_or_the_other(capsys):
     with pytest.raises(SystemExit):
         main([*TOEPEN, "--compare", "random", "--compare-samples", "x.npz"])
@@ -130,11 +151,6 @@ def test_compare_and_compare_samples_are_one_or_the_other(capsys):
 
 KEPT_GATES = Path("docs/results/strength")
 """Where each shipped agent's gate is kept (``<game>*.npz``, read in docs/results/strength/<game>.md)."""
-
-
-CARRIED = {"lupfen": lambda preset: True, "fipsen": lambda preset: preset == "thedinghausen"}
-"""Where the published gates deal from carried-over state (``--random-carry``): every Lupfen table (a fresh
-session's first deal is a force round), Fipsen's Thedinghausen race; fresh deals elsewhere."""
 
 
 def kept_gates(game: str) -> list[tuple[Path, StrengthPlan]]:
@@ -155,8 +171,7 @@ def test_each_shipped_agents_kept_gate_answers_its_whole_gate(game):
     for path, plan in kept:
         assert (plan.agent, plan.deals, plan.seed) == ("pretrained", 400, HELD_OUT_SEED)
         assert set(plan.opponents) == set(scripted_opponents(game))
-        carried = CARRIED.get(game, lambda preset: False)
-        assert all(carried(preset) == plan.random_carry for preset, _ in plan.tables)
+        assert plan.carried() == replace(plan, carry="gate").carried()  # each table dealt as the gate deals it
         report = load_samples(path, plan)  # refused if the shipped file now holds other weights
         assert report.plan.agent.startswith(f"pretrained (kept: {path.name}")
         assert len(report.cells) == len(plan.tables) * len(plan.opponents) * len(WAYS)

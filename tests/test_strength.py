@@ -48,11 +48,12 @@ def test_the_samples_are_substitutions_of_one_seat():
 
     plan = StrengthPlan("lupfen", "heuristic", ("random",), (("standard", 3),), deals=2, seed=5)
     runner = TableRunner(plan, 0)
+    assert runner.carried  # Lupfen's gate deals from a pot carried over
     n, seeds, env_seed = 3, game_seeds(3, 5, 1, 0), deal_seed(5, 1)
     agent, scripted = runner.agent, runner.opponents[0]
 
     def score(factories, seat):
-        return play_deal(runner.game, seat_agents(factories, seeds), env_seed)[0][seat]
+        return play_deal(runner.game, seat_agents(factories, seeds), env_seed, runner.carried)[0][seat]
 
     alone = np.mean([score([agent if k == s else scripted for k in range(n)], s) - score([scripted] * n, s)
                      for s in range(n)])
@@ -61,13 +62,14 @@ def test_the_samples_are_substitutions_of_one_seat():
     assert runner.samples(1, 2)[0, 0] == pytest.approx([alone, among])
 
 
-@pytest.mark.parametrize("game, table", [("toepen", ("standard", 3)), ("tippen", ("loup", 4))])
+@pytest.mark.parametrize("game, table", [("toepen", ("standard", 3)), ("tippen", ("loup", 4)),
+                                         ("lupfen", ("standard", 4))])
 def test_the_games_played_side_by_side_give_the_one_game_at_a_time_samples(game, table):
     """The shipped general agent's decisions taken in one forward over a chunk's games (agents/lockstep.py):
     every sample equals the one computed from the games played one at a time."""
     plan = StrengthPlan(game, "pretrained", ("random", "heuristic"), (table,), deals=3, seed=11)
     runner = TableRunner(plan, 0)
-    one_at_a_time = [runner._samples([seat_scores(runner.game, factories, seeds, env_seed, False)
+    one_at_a_time = [runner._samples([seat_scores(runner.game, factories, seeds, env_seed, runner.carried)
                                       for factories, seeds, env_seed in runner._lineups(d)]) for d in range(3)]
     assert np.array_equal(runner.samples(0, 3), np.stack(one_at_a_time))
 
@@ -99,12 +101,49 @@ def test_a_tables_cells_do_not_depend_on_the_other_tables_of_the_run():
         seat_seed_key("toepen", ("standard", 2))
 
 
-def test_random_carry_deals_from_carried_over_state():
-    """Lupfen's fresh first deal is a force round; carried deals differ, and the plan says which it played."""
-    fresh = StrengthPlan("lupfen", "heuristic", ("random",), (("standard", 3),), deals=4)
-    carried = StrengthPlan("lupfen", "heuristic", ("random",), (("standard", 3),), deals=4, random_carry=True)
-    assert not np.array_equal(TableRunner(fresh, 0).samples(0, 4), TableRunner(carried, 0).samples(0, 4))
-    assert run_strength(carried, progress=False).as_dict()["random_carry"] is True
+def test_the_gate_deals_from_carried_over_state_only_where_a_first_deal_is_not_the_game():
+    """``carry="gate"`` (the default) deals each table as the published gates do: from random carried-over state
+    at Fipsen's Thedinghausen (a race over several deals), fresh at its other tables; ``fresh`` and ``random``
+    deal every table one way. A table's samples depend only on how its own deals start."""
+    tables = (("grossenaspe", 4), ("thedinghausen", 5))
+    runs = {carry: StrengthPlan("fipsen", "heuristic", ("random",), tables, deals=6, carry=carry)
+            for carry in ("gate", "fresh", "random")}
+    assert [runs[carry].carried() for carry in runs] == [(("thedinghausen", 5),), (), tables]
+    samples = {carry: [TableRunner(plan, t).samples(0, 6) for t in range(2)] for carry, plan in runs.items()}
+    assert np.array_equal(samples["gate"][0], samples["fresh"][0])
+    assert np.array_equal(samples["gate"][1], samples["random"][1])
+    assert not np.array_equal(samples["fresh"][1], samples["random"][1])
+    report = run_strength(replace(runs["gate"], tables=tables[1:]), progress=False)
+    assert report.as_dict()["carry"] == "gate" and report.as_dict()["carried"] == ["thedinghausen:5"]
+    assert "deals from random carried-over state)" in markdown(report)  # every table of this run
+    both = markdown(run_strength(replace(runs["gate"], deals=2), progress=False))
+    assert "deals from random carried-over state at thedinghausen:5)" in both.splitlines()[0]
+
+
+@pytest.mark.parametrize("game, presets", [("lupfen", "every"), ("fipsen", {"thedinghausen"}), ("toepen", set()),
+                                           ("tippen", set()), ("mauscheln", set())])
+def test_the_gate_carries_every_lupfen_table_and_thedinghausen_only(game, presets):
+    """The published gates' convention, read from each game's rules (``Game.measured_mid_session``)."""
+    plan = StrengthPlan(game, "heuristic", ("random",), tuple(every_table(game)), deals=2)
+    assert plan.carried() == tuple(t for t in plan.tables if presets == "every" or t[0] in presets)
+    assert StrengthPlan(game, "heuristic", ("random",), plan.tables, deals=2, carry="fresh").carried() == ()
+
+
+def test_an_unknown_carry_is_refused():
+    with pytest.raises(ValueError, match="carry='sometimes': one of gate, fresh, random"):
+        StrengthPlan("toepen", "heuristic", ("random",), (("standard", 3),), deals=2, carry="sometimes")
+
+
+def test_random_carry_is_carry_random_and_the_two_exclude_each_other(capsys):
+    from cli.strength import build_parser, plan_from
+
+    parse = build_parser().parse_args
+    assert plan_from(parse(["--game", "lupfen", "--tables", "standard:3"])).carry == "gate"
+    assert plan_from(parse(["--random-carry", "--tables", "standard:3"])).carry == "random"
+    assert plan_from(parse(["--carry", "fresh", "--tables", "standard:3"])).carry == "fresh"
+    with pytest.raises(SystemExit):
+        parse(["--carry", "fresh", "--random-carry"])
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def test_every_table_and_every_scripted_style():

@@ -284,6 +284,13 @@ class Game(ABC):
         """Plausible carried-over state for training on mid-session deals."""
         return {}
 
+    @property
+    def measured_mid_session(self) -> bool:
+        """Whether a deal measured for strength starts from :meth:`random_carry`'s state rather than a session's
+        start: true where a session's first deal is not the game these rules are played for (a forced round, the
+        first deal of a race), so fresh deals would measure little (``rams strength``'s gate reads it)."""
+        return False
+
     def pack(self) -> Pack:
         """The pack dealt by these rules (used to validate fixed deals)."""
         raise NotImplementedError

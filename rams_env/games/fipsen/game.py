@@ -111,6 +111,11 @@ class Fipsen(Game):
                     "pot": self.num_players}
         return {}
 
+    @property
+    def measured_mid_session(self) -> bool:
+        """At Thedinghausen: a race to ten tricks spans deals, and its first deal pays only on a fipsen call."""
+        return self.thedinghausen
+
     def check_deal(self, hands, extra) -> None:
         del hands, extra  # the stock carries skat, aside cards and the turn-up, top first
 

@@ -94,6 +94,11 @@ class Lupfen(PotGame):
     def random_carry(self, rng: np.random.Generator) -> dict[str, Any]:
         return {"pot": int(3 * rng.integers(0, 12))}
 
+    @property
+    def measured_mid_session(self) -> bool:
+        """Always: a session's first deal, with an empty pot, is a force round where nobody chooses to play."""
+        return True
+
     def start_deal(self, state: LupfenState, deal: DealSpec | None) -> None:
         n = self.num_players
         self._clear_deal(state, redeal=False)
