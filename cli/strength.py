@@ -18,7 +18,9 @@ It ends with the project's ship rule on those cells: the first agent would repla
 in more cells against the scripted styles (random aside) than it is worse (docs/results.md, "Choosing between
 two agents"; the JSON's compare.ship_rule). --samples FILE keeps the agent's per-deal samples; a later run's
 --compare-samples FILE reads that agent's half back instead of playing it again, for any run whose tables,
-opponents and deals the file covers (it refuses a file whose agent now plays other weights).
+opponents and deals the file covers (it refuses a file whose agent now plays other weights). --kept FILE reports
+such a file's cells without playing (every shipped agent's gate is kept in docs/results/strength/<game>.npz), and
+--plot PNG draws the cells coloured by verdict, one panel per way round.
 
     rams strength --game toepen --agent pretrained --deals 200
     rams strength --game tippen --agent checkpoint:runs/tippen/final.zip --tables modern:4 loup:5 --check
@@ -26,6 +28,7 @@ opponents and deals the file covers (it refuses a file whose agent now plays oth
     rams strength --game tippen --agent checkpoint:runs/x/final.zip --compare pretrained --tables loup:5 --deals 400
     rams strength --game toepen --agent pretrained --deals 400 --samples shipped.npz     # once
     rams strength --game toepen --agent checkpoint:new.zip --deals 400 --compare-samples shipped.npz
+    rams strength --kept docs/results/strength/tippen.npz --plot tippen_gate.png        # the shipped gate, drawn
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from typing import Any
 
 import rams_env
 from cli.usage import Parser, UsageError, at_least, command
-from evaluation.kept_samples import load_samples, save_samples
+from evaluation.kept_samples import kept_plan, load_samples, save_samples
 from evaluation.strength import (
     CARRY,
     HELD_OUT_SEED,
@@ -80,6 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_output_options(parser, "every cell", "the tables")
     parser.add_argument("--samples", metavar="FILE",
                         help="keep the agent's per-deal samples (.npz) for a later run's --compare-samples")
+    parser.add_argument("--kept", metavar="FILE",
+                        help="report a --samples FILE's cells without playing: its game, agent, deals, seed and "
+                             "deals' start; --tables / --opponents choose among its own (e.g. "
+                             "docs/results/strength/tippen.npz, a shipped agent's gate)")
+    parser.add_argument("--plot", metavar="PNG",
+                        help="draw every cell coloured by its verdict (with --compare: the paired difference)")
     parser.add_argument("--check", action="store_true", help="exit with code 1 unless every cell is above zero")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
@@ -146,6 +155,11 @@ def plan_from(args: argparse.Namespace) -> StrengthPlan:
 @command("rams strength")
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.kept:
+        report = _kept_report(args)
+        publish(markdown(report), report.as_dict(), args)
+        _plot(args, report, source=args.kept)
+        return 1 if args.check and not report.passed() else 0
     plan = plan_from(args)
 
     kept = load_samples(Path(args.compare_samples), plan) if args.compare_samples else None  # checked first
@@ -156,13 +170,36 @@ def main(argv: list[str] | None = None) -> int:
             save_samples(report, Path(args.samples))
         return report
 
-    check_outputs(files=[args.samples], folders=[])
+    check_outputs(files=[args.samples, args.plot], folders=[])
     if args.compare is None and kept is None:
         report = measure_and_publish(args, lambda: measured(args.agent), markdown)
+        _plot(args, report)
     else:
         report = measure_and_publish(args, lambda: Compared(measured(args.agent), kept or measured(args.compare)),
                                      Compared.markdown)
+        _plot(args, report.difference, paired=True)
     return 1 if args.check and not report.passed() else 0
+
+
+def _kept_report(args: argparse.Namespace) -> StrengthReport:
+    """``--kept FILE``: the file's own plan, cut to ``--tables`` / ``--opponents`` where given."""
+    if args.compare or args.compare_samples or args.samples:
+        raise UsageError("--kept reports a kept file as it is: it takes no --compare, --compare-samples or --samples")
+    plan = kept_plan(Path(args.kept))
+    if args.tables:
+        plan = replace(plan, tables=parse_tables(plan.game, args.tables))
+    if args.opponents:
+        plan = replace(plan, opponents=tuple(args.opponents))
+    check_outputs(files=[args.json, args.markdown, args.plot], folders=[])
+    return load_samples(Path(args.kept), plan)
+
+
+def _plot(args: argparse.Namespace, report: StrengthReport, paired: bool = False, source: str | None = None) -> None:
+    """``--plot``: the report's cells drawn (a kept file's picture names the file and its SHA-256 inside)."""
+    if args.plot:
+        from evaluation.strength_plot import kept_source, plot_gate
+
+        print(f"plot: {plot_gate(report, args.plot, paired, kept_source(source) if source else None)}")
 
 
 class Compared:

@@ -15,6 +15,7 @@ import rams_env
 from cli.strength import main
 from evaluation.kept_samples import KeptSamplesError, kept_plan, load_samples
 from evaluation.strength import WAYS, StrengthPlan
+from evaluation.strength_plot import kept_source, png_source
 
 TOEPEN = ["--game", "toepen", "--workers", "1", "--quiet"]
 
@@ -175,6 +176,8 @@ def test_each_shipped_agents_kept_gate_answers_its_whole_gate(game):
         report = load_samples(path, plan)  # refused if the shipped file now holds other weights
         assert report.plan.agent.startswith(f"pretrained (kept: {path.name}")
         assert len(report.cells) == len(plan.tables) * len(plan.opponents) * len(WAYS)
+        picture = path.with_suffix(".png")  # drawn from this very file (docs/results/strength/<game>.md)
+        assert png_source(picture) == kept_source(path), f"draw it again: rams strength --kept {path} --plot {picture}"
 
 
 def test_agent_file_reads_a_spec_as_agent_factory_does():
@@ -186,3 +189,43 @@ def test_agent_file_reads_a_spec_as_agent_factory_does():
     assert agent_file("checkpoint:runs/x/final.zip", game) == agent_file("runs/x/final.zip", game) \
         == Path("runs/x/final.zip")
     assert [agent_file(spec, game) for spec in ("random", "heuristic", "heuristic:odd.zip", "py:m:f")] == [None] * 4
+
+
+def test_kept_reports_a_file_as_the_run_that_kept_it(tmp_path, capsys):
+    """``--kept FILE`` plays nothing: the file's cells, as the run that wrote it reported them; ``--tables`` and
+    ``--opponents`` choose among its own."""
+    out = tmp_path / "run.json"
+    kept = kept_run(tmp_path, extra=["--json", str(out)])
+    again = tmp_path / "kept.json"
+    assert main(["--kept", str(kept), "--quiet", "--json", str(again)]) == 0
+    ran, read = json.loads(out.read_text()), json.loads(again.read_text())
+    assert read["cells"] == ran["cells"] and read["agent"].startswith("heuristic:honest (kept: kept.npz")
+    cut = tmp_path / "cut.json"
+    assert main(["--kept", str(kept), "--tables", "standard:4", "--opponents", "random", "--json", str(cut)]) == 0
+    assert json.loads(cut.read_text())["cells"] == [c for c in ran["cells"]
+                                                   if c["num_players"] == 4 and c["opponent"] == "random"]
+    capsys.readouterr()
+    assert main(["--kept", str(kept), "--compare", "random"]) == 2
+    assert "--kept reports a kept file as it is" in capsys.readouterr().err
+
+
+def test_plot_colours_each_cell_by_its_verdict(tmp_path, capsys):
+    """``--plot``: a PNG of every cell, its colour the cell's verdict (above zero, level, below); with
+    ``--compare`` the paired difference's."""
+    from evaluation.strength_plot import verdict_grid
+
+    kept = kept_run(tmp_path)
+    report = load_samples(kept, kept_plan(kept))
+    for way in range(len(WAYS)):
+        grid = verdict_grid(report, way)
+        assert grid.shape == (2, 2)
+        for (t, o, w), cell in report.cells.items():
+            if w == way:
+                assert grid[t, o] == (0 if cell.low > 0 else 2 if cell.high < 0 else 1)
+    assert {0, 1} <= set(verdict_grid(report, 0).ravel())  # the honest style beats random, not the bluffer
+    for argv, png in ((["--kept", str(kept)], "kept.png"),
+                      ([*TOEPEN, "--agent", "heuristic", "--opponents", "random", "--tables", "standard:3",
+                        "--deals", "4", "--compare-samples", str(kept)], "paired.png")):
+        assert main([*argv, "--plot", str(tmp_path / png)]) == 0
+        assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"plot: {tmp_path / png}" in capsys.readouterr().out
