@@ -14,6 +14,10 @@ The same seed and agents give the same numbers, whatever the number of workers.
 Agents (agents/registry.py): random, heuristic, heuristic:<style>[,key=value...], checkpoint:<path.zip>,
 pretrained; or py:<module>:<function> for your own (function(game) returns a factory seed -> agent).
 The same spec twice is two entrants (random, random#2): a check that the intervals cover zero.
+
+Single deals start as the strength gate deals them (--carry gate, evaluation/carry.py): from random carried-over
+state where a session's first deal is not the game (Lupfen: a force round; Fipsen's Thedinghausen: a race), fresh
+elsewhere; the report's first line says "random carry" where they did.
 """
 
 from __future__ import annotations
@@ -22,11 +26,13 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import rams_env
 from cli.usage import Parser, UsageError, at_least, command, hidden_alias, parse_rules
+from evaluation.carry import add_carry_option, starts_carried
 from evaluation.report import console, markdown, plot, summarize
 from evaluation.tournament import Plan, Setting, run_tournament
 from training.outputs import check_outputs
@@ -44,8 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE", help="rule options over the preset")
     parser.add_argument("--episode", choices=["deal", "session"], default="deal",
                         help="one deal per game, or a whole session (adds session win rates; default deal)")
-    parser.add_argument("--random-carry", action="store_true",
-                        help="start deals from random carried-over lives / pot instead of a fresh session")
+    add_carry_option(parser)
     parser.add_argument("--seed", type=int, default=0, help="tournament seed: deals and agents' randomness (default 0)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                         help="worker processes (default: up to 2); results do not depend on it")
@@ -66,8 +71,9 @@ def plan_from(args: argparse.Namespace) -> Plan:
     at_least(args.deals, 1, "--deals")
     at_least(args.workers, 1, "--workers")
     at_least(args.bootstrap, 0, "--bootstrap")
-    setting = Setting(args.game, args.players, args.preset, tuple(parse_rules(args.rules).items()), args.episode,
-                      args.random_carry)
+    setting = Setting(args.game, args.players, args.preset, tuple(parse_rules(args.rules).items()), args.episode)
+    setting = replace(setting, random_carry=starts_carried(setting.make_game(), args.carry,
+                                                           session=args.episode == "session"))
     try:
         return Plan(setting, tuple(args.agents), args.deals, args.seed, args.records)
     except ValueError as err:

@@ -44,9 +44,9 @@ from typing import Any
 
 import rams_env
 from cli.usage import Parser, UsageError, at_least, command
+from evaluation.carry import add_carry_option
 from evaluation.kept_samples import kept_plan, load_samples, save_samples
 from evaluation.strength import (
-    CARRY,
     HELD_OUT_SEED,
     StrengthPlan,
     StrengthReport,
@@ -98,14 +98,7 @@ def add_deal_seed_options(parser: argparse.ArgumentParser) -> None:
     """``--seed`` and ``--carry``: which deals a substitution measurement plays (rams departures too)."""
     parser.add_argument("--seed", type=int, default=HELD_OUT_SEED,
                         help=f"tournament seed of the deal seeds (default {HELD_OUT_SEED}, held out from training)")
-    carry = parser.add_mutually_exclusive_group()
-    carry.add_argument("--carry", choices=CARRY, default="gate",
-                       help="where deals start: gate (default) from random carried-over state where a session's first "
-                            "deal is not the game (every Lupfen table: a force round; Fipsen's Thedinghausen: a race "
-                            "over deals) and fresh elsewhere, as the published gates; fresh: a session's first deal "
-                            "everywhere; random: random carried-over lives / pot / race everywhere")
-    carry.add_argument("--random-carry", dest="carry", action="store_const", const="random", default=argparse.SUPPRESS,
-                       help="the same as --carry random")
+    add_carry_option(parser)
 
 
 def add_output_options(parser: argparse.ArgumentParser, json_what: str, markdown_what: str) -> None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 from tqdm import tqdm
 
 import rams_env
+from evaluation.carry import starts_carried
 from evaluation.report import agent_rows, matrix_rows, summarize
 from evaluation.throughput import random_play
 from evaluation.tournament import Plan, Setting, TournamentRunner, run_tournament
@@ -41,10 +43,14 @@ def _play(plan: Plan) -> dict[str, Any]:
 
 
 def preset_plans(games: list[str], deals: int, seed: int) -> list[Plan]:
+    """Every game and preset at its default table size, its deals started as the strength gate starts them
+    (evaluation/carry.py: a Lupfen round from a carried pot, a Thedinghausen deal inside a race)."""
     plans = []
     for game in games:
         for preset in game_class(game).rules_type.preset_names():
-            plans.append(Plan(Setting(game, None, preset), ("heuristic", "random"), deals, seed))
+            setting = Setting(game, None, preset)
+            carried = replace(setting, random_carry=starts_carried(setting.make_game(), "gate"))
+            plans.append(Plan(carried, ("heuristic", "random"), deals, seed))
     return plans
 
 
@@ -65,7 +71,8 @@ def heuristic_table(games: list[str], deals: int, seed: int, workers: int) -> st
         r = results[plan]
         edge = r["matrix"][0][1]
         verdict = "yes" if edge["low"] > 0 else ("**no: worse**" if edge["high"] < 0 else "**no**")
-        rows.append([s.game, s.preset, str(r["players"]), f"{edge['mean']:+.3f} ± {edge['ci95']:.3f}",
+        preset = f"{s.preset} (carried)" if s.random_carry else s.preset
+        rows.append([s.game, preset, str(r["players"]), f"{edge['mean']:+.3f} ± {edge['ci95']:.3f}",
                      f"{edge['win_share']:.3f}", verdict, f"{r['deals_per_cpu_s']:.0f}"])
     units = " or ".join(sorted({game_class(game).score_unit for game in games}))
     header = ["game", "preset", "players", f"advantage/deal ± 95% CI ({units}: the game's unit)", "deals won",

@@ -48,6 +48,7 @@ from tqdm import tqdm
 import rams_env
 from agents.registry import agent_factory
 from agents.table import chosen
+from evaluation.carry import add_carry_option, starts_carried
 from evaluation.duplicate import MeanEstimate, estimate
 from evaluation.strength import HELD_OUT_SEED
 from evaluation.tournament import deal_seed, game_seeds
@@ -72,7 +73,7 @@ class CeilingPlan:
     worlds: int = 30  # pimc and rollout: worlds per decision
     tries_per_world: int = TRIES_PER_WORLD  # re-deals from the deal's start tried per world wanted
     seed: int = HELD_OUT_SEED  # the strength gate's held-out deal seeds
-    random_carry: bool = False  # deals from random carried-over state, as `rams strength --random-carry`
+    random_carry: bool = False  # deals from random carried-over state (the command's --carry, as rams strength's)
     own_policy: str | None = None  # rollout: the agent spec the searcher improves on (None: the scripted style); a
     # deterministic one (a checkpoint): one shared agent plays every rollout, never copied or reset
     search_actions: tuple[str, ...] = ()  # search only where one of these is legal (labels, `play`: every card);
@@ -361,17 +362,17 @@ def main(argv: list[str] | None = None) -> None:
                         help="rollout: leave the choice of the policy improved upon only for an action whose "
                              "advantage over it across the worlds has a t-statistic above T (default 0: any "
                              "better mean)")
-    parser.add_argument("--random-carry", action="store_true",
-                        help="deals from random carried-over state (as rams strength --random-carry)")
+    add_carry_option(parser)
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     one_torch_thread_when_imported()  # an agent plays one decision at a time: a second thread only waits
+    carried = starts_carried(rams_env.make_game(args.game, args.players, preset=args.preset), args.carry)
     plan = CeilingPlan(args.game, args.preset, args.players, args.opponent, args.deals, args.mode, args.worlds,
-                       args.tries, random_carry=args.random_carry, own_policy=args.own_policy,
+                       args.tries, random_carry=carried, own_policy=args.own_policy,
                        search_actions=tuple(args.search_actions), confidence=args.confidence)
     result, searcher = run_ceiling(plan, progress=not args.quiet)
     unit = searcher.game.score_unit
-    carried = ", random carry" if args.random_carry else ""
+    carried = ", random carry" if plan.random_carry else ""
     over = f" over {args.own_policy}" if args.own_policy else ""
     over += f" (searching only where {' / '.join(args.search_actions)} is legal)" if args.search_actions else ""
     over += f", t > {args.confidence:g} to leave its choice" if args.confidence else ""

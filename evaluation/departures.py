@@ -33,11 +33,11 @@ from tqdm import tqdm
 import rams_env
 from agents.registry import agent_factory
 from agents.table import Turn, Watcher
+from evaluation.carry import check_carry
 from evaluation.duplicate import MeanEstimate, estimate
 from evaluation.strength import (
     HELD_OUT_SEED,
     WAYS,
-    check_carry,
     deals_carried,
     seat_scores,
     seat_seed_key,

@@ -15,7 +15,7 @@ seeds are independent and their mean gets Student's t 95% interval (evaluation/d
 costs 1 + |opponents| x (2n + 1) games (the all-A table is shared by the opponents). A cell passes when
 its interval lies above zero; the agent passes when every cell does.
 
-A deal starts where the plan's ``carry`` says (:data:`CARRY`). By default as the gate deals each table: from
+A deal starts where the plan's ``carry`` says (evaluation/carry.py). By default as the gate deals each table: from
 random carried-over state where the table's first deal of a session is not the game (every Lupfen table, whose
 first deal is a force round; Fipsen's Thedinghausen, a race over several deals), fresh everywhere else. So one run
 is the whole gate, and a run of a few tables gives the full run's cells.
@@ -47,6 +47,7 @@ from tqdm import tqdm
 import rams_env
 from agents.registry import agent_factory, heuristic_class
 from agents.table import Watcher
+from evaluation.carry import check_carry, starts_carried
 from evaluation.duplicate import MeanEstimate, estimate
 from evaluation.tournament import deal_seed, game_seeds, play_deal, play_side_by_side, seat_agents
 from evaluation.workers import run_tasks
@@ -90,31 +91,17 @@ def _seat_seed_keys(game: str) -> dict[tuple[str, int], int]:
     return {table: index for index, table in enumerate(every_table(game))}
 
 
-CARRY = ("gate", "fresh", "random")
-"""Where a measured deal starts: ``gate`` as the gate deals each table (mid-session where the game's first deal is
-not the game, :func:`deals_carried`), ``fresh`` a session's first deal everywhere, ``random`` random carried-over
-state (lives, pot, a race under way) everywhere."""
-
-
-def check_carry(carry: str) -> None:
-    """A plan's ``carry`` must be one of :data:`CARRY` (a plan built in Python gets the message the CLI's choices
-    would give)."""
-    if carry not in CARRY:
-        raise ValueError(f"carry={carry!r}: one of {', '.join(CARRY)}")
-
-
 def deals_carried(game: str, table: tuple[str, int], carry: str) -> bool:
-    """Whether ``carry`` starts the deals of ``table`` from random carried-over state (``gate``: where the
-    table's rules say a measurement should, ``Game.measured_mid_session``: every Lupfen table, Fipsen's
-    Thedinghausen)."""
-    check_carry(carry)
-    return carry == "random" or (carry == "gate" and _measured_mid_session(game, table))
+    """Whether ``carry`` starts the deals of ``table`` from random carried-over state (evaluation/carry.py;
+    ``gate``: every Lupfen table, Fipsen's Thedinghausen)."""
+    return starts_carried(_table_game(game, table), carry)
 
 
 @cache
-def _measured_mid_session(game: str, table: tuple[str, int]) -> bool:
+def _table_game(game: str, table: tuple[str, int]):
+    """Once per table and process (a report asks for every table's)."""
     preset, n = table
-    return rams_env.make_game(game, n, preset=preset).measured_mid_session
+    return rams_env.make_game(game, n, preset=preset)
 
 
 @dataclass(frozen=True)
@@ -127,7 +114,7 @@ class StrengthPlan:
     tables: tuple[tuple[str, int], ...]  # (preset, num_players)
     deals: int
     seed: int = HELD_OUT_SEED
-    carry: str = "gate"  # where deals start (CARRY): the gate's way by default, so one run is the whole gate
+    carry: str = "gate"  # where deals start (evaluation/carry.py): the gate's way by default, one run the whole gate
 
     def __post_init__(self) -> None:
         if self.deals < 2:

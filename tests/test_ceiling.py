@@ -76,7 +76,7 @@ def test_pimc_worlds_agree_with_what_the_searcher_saw_and_the_true_deal_is_one_o
 @pytest.mark.parametrize("carried", [False, True])
 def test_the_scripted_table_plays_the_strength_gates_deals(carried):
     """The searcher's all-scripted table is the gate's: the same deal seeds give every seat the payoff
-    `rams strength` gives it, from a fresh session or (Thedinghausen's race, ``--random-carry``) a carried one."""
+    `rams strength` gives it, from a fresh session or (Thedinghausen's race, ``--carry gate``) a carried one."""
     plan = CeilingPlan("fipsen", "thedinghausen", 5, "heuristic", deals=2, random_carry=carried)
     searcher = Searcher(plan, np.random.default_rng(4))
     n = plan.num_players
@@ -90,7 +90,10 @@ def test_the_estimate_and_the_command(capsys):
     result, searcher = run_ceiling(CeilingPlan("tippen", "meyers_1905", 4, "heuristic", deals=6), progress=False)
     assert result.edge.n == 6 and result.edge.mean >= 0 and searcher.decisions > 0 and result.over_own is None
     main(["--game", "tippen", "--preset", "meyers_1905", "--deals", "3", "--quiet"])
-    assert "omniscient searcher alone among heuristic" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "omniscient searcher alone among heuristic" in out and "random carry" not in out
+    main(["--game", "lupfen", "--deals", "2", "--quiet"])  # the gate's Lupfen deals start from a carried pot
+    assert "lupfen default 4p, random carry, omniscient searcher" in capsys.readouterr().out
 
 
 def true_world_searcher(plan: CeilingPlan, monkeypatch) -> Searcher:

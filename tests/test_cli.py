@@ -222,3 +222,28 @@ def test_train_explains_steps_rounded_up_to_whole_rollouts():
     rollout = config.ppo.n_steps * config.n_envs
     assert config.total_timesteps == 60000 and budget(config) == 61440 and budget(config) % rollout == 0
     assert np.all([budget(load_config(None, [f"total_timesteps={n}"])) >= n for n in (1, 2048, 2049)])
+
+
+@pytest.mark.parametrize("argv, carried", [
+    (["--game", "lupfen"], True),  # a fresh Lupfen deal is a force round: the gate's deals start from a carried pot
+    (["--game", "lupfen", "--carry", "fresh"], False),
+    (["--game", "lupfen", "--episode", "session"], False),  # a whole session's first deal belongs to it
+    (["--game", "fipsen", "--preset", "thedinghausen"], True),  # inside a race
+    (["--game", "fipsen"], False),
+    (["--game", "toepen"], False),
+    (["--game", "toepen", "--random-carry"], True),
+    (["--game", "toepen", "--carry", "random"], True),
+])
+def test_evaluate_starts_deals_where_the_strength_gate_does(argv, carried):
+    from cli.evaluate import build_parser, plan_from
+
+    assert plan_from(build_parser().parse_args(argv)).setting.random_carry is carried
+
+
+def test_the_baselines_start_each_presets_deals_as_the_gate_does():
+    from evaluation.baselines import preset_plans
+
+    carried = {(p.setting.game, p.setting.preset): p.setting.random_carry
+               for p in preset_plans(["lupfen", "fipsen", "toepen"], deals=2, seed=0)}
+    assert {key for key, value in carried.items() if value} == \
+        {key for key in carried if key[0] == "lupfen"} | {("fipsen", "thedinghausen")}
