@@ -1,7 +1,7 @@
 """Where a measured deal starts: a session's first deal, or random carried-over state (lives, a pot, a race).
 
 A single-deal measurement starts each deal somewhere. Fresh, every deal is a session's first; at most tables that is
-a deal like any other, but not at all: Lupfen's first deal has an empty pot, so it is a force round where nobody
+a deal like any other, but not at every table: Lupfen's first deal has an empty pot, so it is a force round where nobody
 chooses to play, and Fipsen's Thedinghausen is a race to ten tricks over several deals whose first deal pays only on
 a fipsen call. The rules say which (``Game.measured_mid_session``), and every measuring command deals as they say by
 default (``gate``, the strength gate's convention), or every table one way (``fresh``, ``random``).
