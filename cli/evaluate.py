@@ -26,13 +26,12 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import rams_env
 from cli.usage import Parser, UsageError, at_least, command, hidden_alias, parse_rules
-from evaluation.carry import add_carry_option, starts_carried
+from evaluation.carry import add_carry_option
 from evaluation.report import console, markdown, plot, summarize
 from evaluation.tournament import Plan, Setting, run_tournament
 from training.outputs import check_outputs
@@ -71,9 +70,8 @@ def plan_from(args: argparse.Namespace) -> Plan:
     at_least(args.deals, 1, "--deals")
     at_least(args.workers, 1, "--workers")
     at_least(args.bootstrap, 0, "--bootstrap")
-    setting = Setting(args.game, args.players, args.preset, tuple(parse_rules(args.rules).items()), args.episode)
-    setting = replace(setting, random_carry=starts_carried(setting.make_game(), args.carry,
-                                                           session=args.episode == "session"))
+    setting = Setting(args.game, args.players, args.preset, tuple(parse_rules(args.rules).items()),
+                      args.episode).dealt(args.carry)
     try:
         return Plan(setting, tuple(args.agents), args.deals, args.seed, args.records)
     except ValueError as err:

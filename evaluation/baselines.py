@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import replace
 from typing import Any
 
 from tqdm import tqdm
 
 import rams_env
-from evaluation.carry import starts_carried
 from evaluation.report import agent_rows, matrix_rows, summarize
 from evaluation.throughput import random_play
 from evaluation.tournament import Plan, Setting, TournamentRunner, run_tournament
@@ -48,9 +46,7 @@ def preset_plans(games: list[str], deals: int, seed: int) -> list[Plan]:
     plans = []
     for game in games:
         for preset in game_class(game).rules_type.preset_names():
-            setting = Setting(game, None, preset)
-            carried = replace(setting, random_carry=starts_carried(setting.make_game(), "gate"))
-            plans.append(Plan(carried, ("heuristic", "random"), deals, seed))
+            plans.append(Plan(Setting(game, None, preset).dealt("gate"), ("heuristic", "random"), deals, seed))
     return plans
 
 

@@ -116,6 +116,11 @@ def _digest(path: Path | None) -> str | None:
     if not Path(path).is_file():
         raise KeptSamplesError(f"{path}: the kept agent's checkpoint is gone, so the weights it measured cannot be "
                                "checked: measure it again (--compare SPEC)")
+    return file_digest(path)
+
+
+def file_digest(path: str | Path) -> str:
+    """The SHA-256 of a file's bytes, as a kept file names its agents' checkpoints (and a picture its kept file)."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 

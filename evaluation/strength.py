@@ -285,13 +285,21 @@ def paired(report: StrengthReport, baseline: StrengthReport) -> StrengthReport:
                           differences)
 
 
+ABOVE, LEVEL, BELOW = range(3)
+"""A cell's verdict (:func:`cell_verdict`): its interval lies above zero, holds it, or lies below it."""
+
+
+def cell_verdict(cell: MeanEstimate) -> int:
+    """:data:`ABOVE`, :data:`LEVEL` or :data:`BELOW` (better, level, worse for a :func:`paired` difference)."""
+    return ABOVE if cell.low > 0 else BELOW if cell.high < 0 else LEVEL
+
+
 def verdict(report: StrengthReport, opponents: Sequence[str] | None = None) -> tuple[int, int, int]:
     """(above zero, level, below zero): how many cells' intervals lie above zero, hold it, lie below it; with
     ``opponents``, only the cells against those."""
     names = report.plan.opponents
-    cells = [c for (_, o, _), c in report.cells.items() if opponents is None or names[o] in opponents]
-    above, below = sum(c.low > 0 for c in cells), sum(c.high < 0 for c in cells)
-    return above, len(cells) - above - below, below
+    kinds = [cell_verdict(c) for (_, o, _), c in report.cells.items() if opponents is None or names[o] in opponents]
+    return kinds.count(ABOVE), kinds.count(LEVEL), kinds.count(BELOW)
 
 
 def styles(plan: StrengthPlan) -> tuple[str, ...]:

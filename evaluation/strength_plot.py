@@ -9,16 +9,16 @@ level or worse.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import numpy as np
 
-from evaluation.duplicate import MeanEstimate
-from evaluation.strength import WAYS, StrengthReport, verdict
+from evaluation.kept_samples import file_digest
+from evaluation.strength import WAYS, StrengthReport, cell_verdict, verdict
 
 VERDICT_COLOURS = ("#4caf50", "#e0e0e0", "#e57373")
-"""Above zero, level, below zero (better, level, worse for a paired difference)."""
+"""Indexed by :func:`~evaluation.strength.cell_verdict`: above zero, level, below zero (better, level, worse for a
+paired difference)."""
 
 _WAY_TITLES = {"agent_alone": "one agent among scripted players", "scripted_alone": "one scripted player among agents"}
 
@@ -65,19 +65,15 @@ def png_source(path: str | Path) -> str | None:
 
 def kept_source(kept: str | Path) -> str:
     """What a picture drawn from a kept file names as its source: the file's name and SHA-256."""
-    return f"{Path(kept).name} sha256:{hashlib.sha256(Path(kept).read_bytes()).hexdigest()}"
+    return f"{Path(kept).name} sha256:{file_digest(kept)}"
 
 
 def verdict_grid(report: StrengthReport, way: int) -> np.ndarray:
-    """(tables, opponents) of one way: 0 where the cell's interval lies above zero, 1 where it holds zero, 2 below:
-    the index of its colour in :data:`VERDICT_COLOURS`."""
+    """(tables, opponents) of one way: each cell's :func:`~evaluation.strength.cell_verdict`, the index of its
+    colour in :data:`VERDICT_COLOURS`."""
     plan = report.plan
-    return np.array([[_verdict(report.cells[(t, o, way)]) for o in range(len(plan.opponents))]
+    return np.array([[cell_verdict(report.cells[(t, o, way)]) for o in range(len(plan.opponents))]
                      for t in range(len(plan.tables))], dtype=int)
-
-
-def _verdict(cell: MeanEstimate) -> int:
-    return 0 if cell.low > 0 else 2 if cell.high < 0 else 1
 
 
 def _panel(ax, report: StrengthReport, way: int) -> None:
@@ -88,8 +84,8 @@ def _panel(ax, report: StrengthReport, way: int) -> None:
     for (t, o, w), cell in report.cells.items():
         if w == way:
             ax.text(o, t, _mean(cell.mean), ha="center", va="center", fontsize=6)
-    ax.imshow(verdict_grid(report, way), cmap=ListedColormap(VERDICT_COLOURS), vmin=0, vmax=2, aspect="auto",
-              interpolation="nearest")
+    ax.imshow(verdict_grid(report, way), cmap=ListedColormap(VERDICT_COLOURS), vmin=0, vmax=len(VERDICT_COLOURS) - 1,
+              aspect="auto", interpolation="nearest")
     ax.set_xticks(range(len(plan.opponents)), [o.removeprefix("heuristic:") for o in plan.opponents],
                   rotation=45, ha="right", fontsize=7)
     ax.set_xticks(np.arange(-0.5, len(plan.opponents)), minor=True)

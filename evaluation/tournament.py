@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -42,6 +42,7 @@ from agents.random_agent import RandomAgent
 from agents.registry import AgentFactory, agent_factory
 from agents.table import Watcher, play
 from evaluation import records
+from evaluation.carry import starts_carried
 from evaluation.workers import run_tasks
 from rams_env.env import Episode
 
@@ -57,10 +58,19 @@ class Setting:
     episode: str = "deal"  # "deal" or "session"
     random_carry: bool = False  # deals start from random carried-over lives / pot
 
+    @property
+    def session(self) -> bool:
+        """Whether an episode is a whole session (else one deal)."""
+        return Episode(self.episode) is Episode.SESSION
+
     def make_game(self):
         """The rams Game (raises RulesError naming a bad game, preset, option or table size)."""
-        session = Episode(self.episode) is Episode.SESSION
-        return rams_env.make_game(self.game, self.players, preset=self.preset, session=session, **dict(self.rules))
+        return rams_env.make_game(self.game, self.players, preset=self.preset, session=self.session, **dict(self.rules))
+
+    def dealt(self, carry: str) -> Setting:
+        """This table with its deals started as ``carry`` says (evaluation/carry.py: ``gate`` where the rules say a
+        measured deal starts mid-session; a whole-session episode starts fresh)."""
+        return replace(self, random_carry=starts_carried(self.make_game(), carry, session=self.session))
 
 
 @dataclass(frozen=True)
@@ -301,7 +311,7 @@ def run_tournament(plan: Plan, workers: int = 1, progress: bool = True, chunk: i
         raise ValueError("in-process factories need workers=1: they cannot be sent to worker processes")
     table = TournamentRunner(plan, factories)  # validates the game, rules and agent specs in this process
     blocks, seconds = _play_blocks(plan, table, workers, label if progress else None, chunk)
-    session = Episode(plan.setting.episode) is Episode.SESSION
+    session = plan.setting.session
     return Tournament(
         plan=plan, names=display_names(plan.agents), num_players=table.game.num_players, pairs=table.pairs,
         seatings=table.seatings, advantage=np.concatenate([b.advantage for b in blocks]),
