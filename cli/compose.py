@@ -4,6 +4,7 @@
     rams compose agents/pretrained/tippen_loup_search_320k.zip --specialist runs/tippen_bete_stake/final.zip \
         --out agents/pretrained/tippen.zip
     rams compose base.zip --specialist tap.zip=modern_grupp:3,modern_grupp:4 --out composed.zip
+    rams compose agents/pretrained/tippen.zip --without 1 --specialist refit.zip --out replaced.zip
 
 A specialist is a general checkpoint of the same game that plays only the tables it names; the base plays
 every other table, exactly as it does alone. Why: a fine-tune taught at a few tables moves the play at the
@@ -12,7 +13,9 @@ taught (``warm_start.tables``) unless tables follow its file: ``=<preset>:<playe
 specialist's when its size is listed and its rules are exactly the preset's; a table with custom options is
 the base's. Every agent spec, evaluator and the web table play the written file as one agent
 (``checkpoint:<file>``, or ``pretrained`` when it is a game's shipped agent). Without ``--out`` nothing is
-written: the command lists which network plays which tables of the checkpoint given.
+written: the command lists which network plays which tables of the checkpoint given. --without N leaves the
+base's specialist N out (its index as listed), so that a better fit of its tables can take its place while the
+other specialists stay bit for bit.
 """
 
 from __future__ import annotations
@@ -30,10 +33,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--specialist", action="append", default=[], metavar="FILE[=PRESET:PLAYERS,...]",
                         help="a general checkpoint of the same game and the tables it plays (default: the "
                              "tables its warm start taught); repeat for more")
+    parser.add_argument("--without", action="append", type=int, default=[], metavar="N",
+                        help="leave the base's specialist N out (as listed without --out); repeat for more")
     parser.add_argument("--out", help="write the composed checkpoint here (without it: list the base's networks)")
     args = parser.parse_args(argv)
-    if args.specialist and not args.out:
-        raise UsageError("--specialist needs --out: the composed checkpoint is written there")
+    for option in ("specialist", "without"):
+        if getattr(args, option) and not args.out:
+            raise UsageError(f"--{option} needs --out: the composed checkpoint is written there")
     args.specialists = [specialist_arg(item) for item in args.specialist]
     return args
 
@@ -74,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         from agents.checkpoint.specialists import compose
 
         check_outputs(files=[args.out])
-        compose(args.base, args.specialists, args.out)
+        compose(args.base, args.specialists, args.out, args.without)
     print(listing(args.out or args.base))
     return 0
 

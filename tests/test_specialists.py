@@ -186,6 +186,27 @@ def test_a_composite_base_keeps_its_specialists_bit_for_bit_and_gains_new_ones(p
     assert not (tmp_path / "twice.zip").exists()
 
 
+def test_a_specialist_left_out_gives_its_tables_back_and_a_refit_can_take_them(parts, tmp_path):
+    """``without``: a base specialist is left out (its tables the base's again, the others kept bit for bit), so a
+    better fit of the same tables can replace it; an index the base does not have is refused, nothing written."""
+    base, special, composite = parts
+    modern_3 = {"preset": "modern", "num_players": 3}
+    other, refit = network_file(tmp_path, "other", 2), network_file(tmp_path, "refit", 3)
+    two = compose(composite, [(other, [modern_3])], tmp_path / "two.zip")
+    replaced = compose(two, [(refit, [GRUPP_4])], tmp_path / "replaced.zip", without=[0])
+    assert [e["tables"] for e in load_checkpoint(replaced)[0]["specialists"]] == [[modern_3], [GRUPP_4]]
+    with zipfile.ZipFile(two) as old, zipfile.ZipFile(replaced) as new:
+        assert old.read("specialist_1.pt") == new.read("specialist_0.pt")
+    seen = decisions(4, "modern_grupp", deals=2)
+    assert choices(replaced, 4, "modern_grupp", seen) == choices(refit, 4, "modern_grupp", seen)
+    bare = compose(two, [], tmp_path / "bare.zip", without=[0])
+    assert choices(bare, 4, "modern_grupp", seen) == choices(base, 4, "modern_grupp", seen)
+    for without, words in (([2], "has no specialist 2"), ([0, 0], "name one twice")):
+        with pytest.raises(CheckpointError, match=words):
+            compose(two, [], tmp_path / "bad.zip", without=without)
+    assert not (tmp_path / "bad.zip").exists()
+
+
 def rewritten(path, out, meta_change=None, drop=(), **member_changes):
     """``path`` written again with its metadata changed (a mapping merged in, the keys ``drop`` removed) and
     members replaced or removed (None)."""
@@ -266,10 +287,14 @@ def test_rams_compose_lists_and_writes(parts, tmp_path, capsys):
     assert main(["compose", str(base)]) == 0
     listed = capsys.readouterr().out
     assert "0 specialist(s)" in listed and "base: every table" in listed
+    assert main(["compose", str(out), "--without", "0", "--specialist", f"{special}=modern:3",
+                 "--out", str(tmp_path / "again.zip")]) == 0
+    assert f"specialist 0 (from {special}): modern:3\n  base" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("argv", "words"), [
     (["compose", "b.zip", "--specialist", "s.zip"], "--specialist needs --out"),
+    (["compose", "b.zip", "--without", "0"], "--without needs --out"),
     (["compose", "b.zip", "--specialist", "s.zip=modern_grupp", "--out", "o.zip"], "<preset>:<players>"),
     (["compose", "missing.zip"], "missing.zip: cannot read it"),
 ])

@@ -20,6 +20,7 @@ itself a composite keeps its specialists and gains the new ones.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -103,16 +104,21 @@ def _default_preset(game: str) -> str:
     return type(make_game(game).rules).DEFAULT_PRESET
 
 
-def compose(base: str | Path, specialists: list[tuple[str | Path, list[Table] | None]], out: str | Path) -> Path:
+def compose(base: str | Path, specialists: list[tuple[str | Path, list[Table] | None]], out: str | Path,
+            without: Sequence[int] = ()) -> Path:
     """Write ``out``: the general checkpoint ``base`` with ``specialists`` (each a general checkpoint of the same game
     and layout, with the tables it plays or None for the tables it was taught). The base's metadata is kept; each
     specialist's entry keeps how it was made (:data:`SOURCE_KEYS`) and the file it came from. A base that is a
     composite keeps its specialists, bit for bit, and the new ones follow them: a shipped agent gains a specialist
-    without its others having to be made again (a fit is the same only on the machine that made it)."""
+    without its others having to be made again (a fit is the same only on the machine that made it). ``without``
+    names base specialists (by index, as ``rams compose <base>`` lists them) left out, so that a better fit of the
+    same tables can replace one while the others stay as they are."""
     meta, state, _ = load_checkpoint(base)
     kept = meta.get(SPECIALISTS, [])
     _check_part({key: value for key, value in meta.items() if key != SPECIALISTS}, meta, base)
-    entries, states = list(kept), [load_specialist_state(base, index) for index in range(len(kept))]
+    _check_without(without, len(kept), base)
+    indices = [index for index in range(len(kept)) if index not in without]
+    entries, states = [kept[index] for index in indices], [load_specialist_state(base, index) for index in indices]
     for path, tables in specialists:
         part, weights, _ = load_checkpoint(path)
         _check_part(part, meta, path)
@@ -128,6 +134,16 @@ def compose(base: str | Path, specialists: list[tuple[str | Path, list[Table] | 
     except ZipRefused as err:
         raise CheckpointError(out, str(err)) from None
     return save_checkpoint(out, composed, state, specialist_states=states)
+
+
+def _check_without(without: Sequence[int], count: int, base: str | Path) -> None:
+    """Refuse a ``without`` index the base does not have, or one given twice."""
+    for index in without:
+        if not 0 <= index < count:
+            raise CheckpointError(base, f"has no specialist {index} to leave out (it holds {count}: "
+                                        f"rams compose {base} lists them)")
+    if len(set(without)) != len(without):
+        raise CheckpointError(base, f"specialists to leave out {list(without)} name one twice")
 
 
 def _check_part(part: dict[str, Any], base: dict[str, Any], path: str | Path) -> None:
