@@ -511,13 +511,10 @@ def _check_batched_recipe(meta: dict, recipe_file: str) -> dict:
     return config
 
 
-FORCED_TABLES = [{"preset": preset, "num_players": n} for preset, sizes in (
-    ("drei_karten_1821", range(3, 7)), ("alvensleben_max_bete", range(3, 7)), ("meyers_1905_large", range(3, 11)))
-    for n in sizes]
-"""The tables the forced-stake specialist plays: 16 of the 24 it was taught (docs/results.md, "The ninth stage")."""
-
 COMPOSITES = {"tippen.zip": ("tippen_loup_search_320k.zip", [("tippen_tap_specialist.yaml", None),
-                                                             ("tippen_forced_specialist.yaml", FORCED_TABLES)])}
+                                                             ("tippen_sniffing_specialist.yaml", None),
+                                                             ("tippen_alvensleben_specialist.yaml", None),
+                                                             ("tippen_forced_specialist_refit.yaml", None)])}
 """Shipped checkpoints with specialists (agents/checkpoint/specialists.py): the shipped file that is their base
 network, and each specialist's recipe, in order, with the tables it plays (None: the tables the recipe taught;
 `rams compose <base> --specialist <its final.zip>[=<tables>] ...`)."""
