@@ -196,7 +196,7 @@ def test_a_specialist_left_out_gives_its_tables_back_and_a_refit_can_take_them(p
     replaced = compose(two, [(refit, [GRUPP_4])], tmp_path / "replaced.zip", without=[0])
     assert [e["tables"] for e in load_checkpoint(replaced)[0]["specialists"]] == [[modern_3], [GRUPP_4]]
     with zipfile.ZipFile(two) as old, zipfile.ZipFile(replaced) as new:
-        assert old.read("specialist_1.pt") == new.read("specialist_0.pt")
+        assert old.read(specialist_member(1)) == new.read(specialist_member(0))
     seen = decisions(4, "modern_grupp", deals=2)
     assert choices(replaced, 4, "modern_grupp", seen) == choices(refit, 4, "modern_grupp", seen)
     bare = compose(two, [], tmp_path / "bare.zip", without=[0])
