@@ -109,12 +109,13 @@ class Searcher:
         self.decisions = 0
 
     @classmethod
-    def teacher(cls, game, style: str, worlds: int, rng: np.random.Generator) -> Searcher:
+    def teacher(cls, game, style: str, worlds: int, rng: np.random.Generator, confidence: float = 0.0) -> Searcher:
         """A rollout searcher over ``style`` at ``game``'s table that re-deals from the present position only (no
         inference, the cheap searcher of docs/results.md): the teacher of expert iteration
-        (training/batched/imitation.py), which asks it with :meth:`improved`."""
+        (training/batched/imitation.py), which asks it with :meth:`improved`; with ``confidence`` it keeps the
+        style's choice unless another action is clearly better (:func:`clearly_better`)."""
         plan = CeilingPlan(game.name, None, game.num_players, style, deals=2, mode="rollout", worlds=worlds,
-                           tries_per_world=0)
+                           tries_per_world=0, confidence=confidence)
         return cls(plan, rng, game)
 
     # ---------------------------------------------------------------- playing

@@ -392,16 +392,19 @@ def test_a_batched_run_with_a_teacher_may_be_its_warm_start_alone(tmp_path):
             load_config(None, [*settings, "total_timesteps=0"])
 
 
-def test_a_rollout_teacher_plays_the_searchers_choices_and_is_recorded_like_any_other():
+@pytest.mark.parametrize("confidence", [0.0, 1.0])
+def test_a_rollout_teacher_plays_the_searchers_choices_and_is_recorded_like_any_other(confidence):
     """``rollout:heuristic``: every decision with a choice is the rollout searcher's (evaluation/ceiling.py), the
-    same searcher with the same re-deals asked at the same positions; the records keep the usual shape."""
+    same searcher with the same re-deals and t-test (``warm_start.rollout_confidence``) asked at the same
+    positions; the records keep the usual shape."""
     from evaluation.ceiling import Searcher
 
     tables = resolve_tables([{"num_players": 4, "preset": "loup"}], "tippen", None, {})
-    table = teacher_tables("tippen", tables, "rollout:heuristic", seed=4, worlds=3)[0]
+    table = teacher_tables("tippen", tables, "rollout:heuristic", seed=4, worlds=3, confidence=confidence)[0]
+    assert table.search.plan.confidence == confidence
     deal = play_deal(table, np.random.default_rng(9), 9, gamma=1.0, scale=0.1)
     game, state = table.game, table.game.new_state(np.random.default_rng(9), None, random_carry=True)
-    searcher = Searcher.teacher(game, "heuristic", 3, np.random.default_rng([4, 0]))
+    searcher = Searcher.teacher(game, "heuristic", 3, np.random.default_rng([4, 0]), confidence)
     for teacher in table.teachers:  # play_deal resets them for the deal; the heuristic keeps no memory
         teacher.reset(0)
     departures = 0
@@ -488,11 +491,13 @@ def test_a_chunks_name_changes_with_what_it_records_and_with_the_code(monkeypatc
     assert base == record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1), 6, 20)
     others = [record_cache.chunk_key(Recording("tippen", tables, "rollout:heuristic", 1.0, 0.1), 6, 20),
               record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1, worlds=4), 6, 20),
+              record_cache.chunk_key(Recording("tippen", tables, "rollout:heuristic", 1.0, 0.1, confidence=2.0), 6,
+                                     20),
               record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1), 7, 20),
               record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1), 6, 21)]
     monkeypatch.setattr(record_cache, "code_fingerprint", lambda: "other code")
     others.append(record_cache.chunk_key(Recording("tippen", tables, "heuristic", 1.0, 0.1), 6, 20))
-    assert len({base, *others}) == 6
+    assert len({base, *others}) == 7
 
 
 def _same(a, b) -> bool:
@@ -508,6 +513,14 @@ def _same(a, b) -> bool:
     (["trainer=sb3", "warm_start.workers=2"], "warm_start.workers: the batched trainer's"),
     (["trainer=batched", "warm_start.decisions=4", "warm_start.chunks=8"], "at most warm_start.decisions"),
     (["trainer=sb3", "warm_start.cache=/tmp"], "warm_start.cache: the batched trainer's"),
+    (["trainer=batched", "warm_start.teacher=heuristic", "warm_start.rollout_confidence=2"],
+     "only a searching teacher"),
+    (["trainer=batched", "warm_start.teacher=rollout:heuristic", "warm_start.rollout_confidence=-1"],
+     "rollout_confidence: a t-statistic of 0 or more"),
+    (["trainer=batched", "warm_start.teacher=rollout:heuristic", "warm_start.rollout_confidence=true"],
+     "rollout_confidence=true: expected a number"),
+    (["trainer=batched", "warm_start.teacher=", "warm_start.rollout_confidence=2"],
+     r"only a searching teacher \(rollout:<style>\) has a choice to weigh; warm_start.teacher is none"),
     (["trainer=batched", f"warm_start.cache={Path(__file__).resolve().parents[1] / 'pyproject.toml'}"],
      "warm_start.cache: a directory"),
 ])
@@ -531,8 +544,8 @@ def test_more_lessons_take_the_warm_starts_own_keys_they_leave_out():
                                 "warm_start.also=[{tables: [{num_players: 4, preset: modern_grupp}], "
                                 "actions: [tap], chunks: 1}]"])
     own, tap = config.warm_start.lessons()
-    assert own == Lesson("heuristic", [{"num_players": 3, "preset": "loup"}], ["play"], 500, 8, 4)
-    assert tap == Lesson("heuristic", [{"num_players": 4, "preset": "modern_grupp"}], ["tap"], 500, 8, 1)
+    assert own == Lesson("heuristic", [{"num_players": 3, "preset": "loup"}], ["play"], 500, 8, 0.0, 4)
+    assert tap == Lesson("heuristic", [{"num_players": 4, "preset": "modern_grupp"}], ["tap"], 500, 8, 0.0, 1)
     assert [[t.label() for t in specs] for specs in config.lesson_table_specs()] == [["3p_loup"],
                                                                                       ["4p_modern_grupp"]]
 

@@ -85,6 +85,9 @@ class WarmStartConfig:
     hold_coef: float = 1.0  # batched trainer, with actions: the weight of the held decisions' term (KL and value
     # error to the agent before the fit) beside the taught ones' cross-entropy
     rollout_worlds: int = 8  # batched trainer, teacher "rollout:<style>": re-deals per searched decision
+    rollout_confidence: float = 0.0  # batched trainer, teacher "rollout:<style>": leave the style's choice only for
+    # an action whose advantage over it, world by world, has a t-statistic above this (0: any better mean, the
+    # rollout algorithm); above 0 the teacher is the style itself wherever the worlds do not clearly say otherwise
     chunks: int = 1  # batched trainer: the recording in so many independent streams of deals (1: one stream)
     workers: int = 1  # batched trainer: processes recording the chunks (the records do not depend on it)
     cache: str = ""  # batched trainer: a directory keeping each recorded chunk, read again by a run that records
@@ -99,7 +102,7 @@ class WarmStartConfig:
         return [Lesson(**own), *(Lesson(**{**own, **entry}) for entry in self.also)]
 
 
-LESSON_KEYS = ("teacher", "tables", "actions", "decisions", "rollout_worlds", "chunks")
+LESSON_KEYS = ("teacher", "tables", "actions", "decisions", "rollout_worlds", "rollout_confidence", "chunks")
 """What one teacher teaches where: the warm start's own keys of these, and each entry of ``warm_start.also``."""
 
 
@@ -107,14 +110,16 @@ LESSON_KEYS = ("teacher", "tables", "actions", "decisions", "rollout_worlds", "c
 class Lesson:
     """One teacher's part of a warm start: ``teacher`` at ``tables`` (none: every table of the run), on the decisions
     where one of ``actions`` is legal (none: every decision), ``decisions`` of them recorded in ``chunks`` streams of
-    deals (``rollout_worlds`` re-deals per searched decision). Every lesson's records go into one fit, so what one
-    teaches the others' hold does not pull back (docs/results.md, "The tap refresher once more")."""
+    deals (``rollout_worlds`` re-deals per searched decision, ``rollout_confidence`` the searcher's t-test). Every
+    lesson's records go into one fit, so what one teaches the others' hold does not pull back (docs/results.md, "The
+    tap refresher once more")."""
 
     teacher: str
     tables: list
     actions: list
     decisions: int
     rollout_worlds: int
+    rollout_confidence: float
     chunks: int
 
 
@@ -198,8 +203,8 @@ class TrainConfig:
             raise ConfigError("warm_start: imitation warm start is the sb3 and batched trainers'; the rllib "
                               "trainer has none (--set warm_start.teacher='')")
         default = WarmStartConfig()
-        for key in ("tables", "actions", "hold_other_tables", "hold_coef", "rollout_worlds", "chunks",
-                    "workers", "cache", "also"):  # a refresher's and a recording's settings
+        for key in ("tables", "actions", "hold_other_tables", "hold_coef", "rollout_worlds", "rollout_confidence",
+                    "chunks", "workers", "cache", "also"):  # a refresher's and a recording's settings
             if self.trainer != "batched" and getattr(self.warm_start, key) != getattr(default, key):
                 raise ConfigError(f"warm_start.{key}: the batched trainer's (the sb3 path records every decision "
                                   f"of the learner's one table); --set warm_start.{key}={getattr(default, key)}")
@@ -377,6 +382,17 @@ class TrainConfig:
                 raise ConfigError(f"unknown key {', '.join(map(repr, unknown))} in warm_start.also[{i}]; valid: "
                                   f"{', '.join(LESSON_KEYS)}")
 
+    @staticmethod
+    def _check_confidence(lesson: Lesson, where: str) -> None:
+        """``rollout_confidence``: a t-statistic of 0 or more, and above 0 only for a searching teacher."""
+        value = lesson.rollout_confidence
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+            raise ConfigError(f"{where}.rollout_confidence: a t-statistic of 0 or more, got {value!r}")
+        if value and not str(lesson.teacher).startswith(ROLLOUT_PREFIX):
+            raise ConfigError(f"{where}.rollout_confidence={value}: only a searching teacher "
+                              f"({ROLLOUT_PREFIX}<style>) has a choice to weigh; {where}.teacher is "
+                              f"{lesson.teacher or 'none'}")
+
     def _validate_lesson(self, lesson: Lesson, where: str, game) -> None:
         from training.pool import PoolError, PoolKind, scripted_factories
 
@@ -387,6 +403,7 @@ class TrainConfig:
         if lesson.chunks > lesson.decisions:
             raise ConfigError(f"{where}.chunks={lesson.chunks}: at most {where}.decisions ({lesson.decisions})")
         self._check_action_labels(f"{where}.actions", lesson.actions)
+        self._check_confidence(lesson, where)
         if self.warm_start.hold_other_tables and not (lesson.actions and lesson.tables):
             raise ConfigError(f"warm_start.hold_other_tables: a refresher's, with {where}.actions and {where}.tables "
                               "(the other tables are the run's tables no lesson teaches at)")

@@ -78,10 +78,11 @@ class TeacherTable:
 
 
 def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str, actions: Sequence[str] = (),
-                   seed: int = 0, worlds: int = ROLLOUT_WORLDS) -> list[TeacherTable]:
+                   seed: int = 0, worlds: int = ROLLOUT_WORLDS, confidence: float = 0.0) -> list[TeacherTable]:
     """Each table's game, general map and teachers (a teacher per seat: agents may keep per-deal memory), and
     the actions whose decisions are recorded (``actions`` by label, ``play`` for every card; none named: every
-    decision). A ``rollout:`` teacher gets a searcher per table, its re-deals drawn from ``seed``."""
+    decision). A ``rollout:`` teacher gets a searcher per table, its re-deals drawn from ``seed``, leaving the
+    style's choice only for an action clearly better by ``confidence`` (evaluation/ceiling.py)."""
     space = GeneralSpace(game_name)
     style = teacher.removeprefix(ROLLOUT_PREFIX)
     out = []
@@ -92,7 +93,7 @@ def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str, action
         labels = [game.actions.label(a) for a in range(game.actions.size)]
         taught = set(with_plays(actions, labels, game.pack().codes))
         kept = np.array([a for a, label in enumerate(labels) if not actions or label in taught], np.int64)
-        search = Searcher.teacher(game, style, worlds, np.random.default_rng([seed, number])) \
+        search = Searcher.teacher(game, style, worlds, np.random.default_rng([seed, number]), confidence) \
             if teacher.startswith(ROLLOUT_PREFIX) else None
         out.append(TeacherTable(game, space.table(game), teachers, reads(teachers[0]), kept, search))
     return out
@@ -155,14 +156,14 @@ def record_tables(game_name: str, tables: list[TableSpec], teacher: str, decisio
 
 def record_refresher(game_name: str, tables: list[TableSpec], teacher: str, decisions: int, gamma: float,
                      scale: float, seed: int, progress: bool = True, actions: Sequence[str] = (),
-                     hold: Sequence[TableSpec] = (), worlds: int = ROLLOUT_WORLDS
+                     hold: Sequence[TableSpec] = (), worlds: int = ROLLOUT_WORLDS, confidence: float = 0.0
                      ) -> tuple[Demonstrations, Demonstrations | None]:
     """(taught, rest): :func:`record_tables`'s decisions, and up to ``REST_PER_TAUGHT`` times as many of the same
     deals' other decisions (None without ``actions``), where a refresher keeps the learner's own choices. With
     ``hold`` (``warm_start.hold_other_tables``: the run's other tables) half of the rest is every decision of
     deals there instead, one after each taught deal, so a choice taught at a few tables stays where it was at
     the others."""
-    taught_deals = RoundRobin(teacher_tables(game_name, tables, teacher, actions, seed, worlds),
+    taught_deals = RoundRobin(teacher_tables(game_name, tables, teacher, actions, seed, worlds, confidence),
                               np.random.default_rng(seed), seed)
     # the held tables' deals come from a stream of their own: the taught deals are the same with or without them;
     # the learner's own choices are held there, so the teacher's are never searched for
