@@ -53,7 +53,7 @@ from evaluation.duplicate import MeanEstimate, estimate
 from evaluation.strength import HELD_OUT_SEED
 from evaluation.tournament import deal_seed, game_seeds
 from evaluation.workers import one_torch_thread_when_imported
-from rams_env.core.actions import PLAY, with_plays
+from rams_env.core.actions import PLAY, card_segment_labels, with_plays
 
 MODES = ("omniscient", "pimc", "rollout")
 MIN_WORLDS = 3
@@ -76,8 +76,8 @@ class CeilingPlan:
     random_carry: bool = False  # deals from random carried-over state (the command's --carry, as rams strength's)
     own_policy: str | None = None  # rollout: the agent spec the searcher improves on (None: the scripted style); a
     # deterministic one (a checkpoint): one shared agent plays every rollout, never copied or reset
-    search_actions: tuple[str, ...] = ()  # search only where one of these is legal (labels, `play`: every card);
-    # elsewhere the seat plays the policy improved upon. Empty: every decision with a choice is searched
+    search_actions: tuple[str, ...] = ()  # search only where one of these is legal (labels; `play`: every card,
+    # `discard`: every discard); elsewhere the seat plays the policy improved upon. Empty: search every choice
     confidence: float = 0.0  # rollout: leave the choice of the policy improved upon only for an action whose
     # advantage over it, world by world, has a t-statistic above this (0: any better mean, as the rollout algorithm)
 
@@ -299,8 +299,9 @@ def clearly_better(values: np.ndarray, own: int, confidence: float) -> int:
 
 
 def searched_actions(game, labels: tuple[str, ...]) -> frozenset[int] | None:
-    """The action ids of ``labels`` (``play``: every card) at ``game``'s table; None for none given (search every
-    decision). An unknown label is refused with the game's labels."""
+    """The action ids of ``labels`` (``play``: every card; a card segment's name such as ``discard``: each of its
+    cards) at ``game``'s table; None for none given (search every decision). An unknown label is refused with the
+    game's labels."""
     if not labels:
         return None
     known = [game.actions.label(a) for a in range(game.actions.size)]
@@ -308,7 +309,8 @@ def searched_actions(game, labels: tuple[str, ...]) -> frozenset[int] | None:
     unknown = [label for label in wanted if label not in known]
     if unknown:
         codes = game.pack().codes
-        named = ", ".join(dict.fromkeys([PLAY, *(label for label in known if label.split()[-1] not in codes)]))
+        named = ", ".join(dict.fromkeys([PLAY, *card_segment_labels(known, codes),
+                                         *(label for label in known if label.split()[-1] not in codes)]))
         with_card = next((label for label in known if " " in label and label.split()[-1] in codes), None)
         example = f", or a card's label such as {with_card!r}" if with_card else ""
         raise ValueError(f"search_actions {unknown}: not an action of {game.name}; one of {named}, a card{example}")
@@ -358,7 +360,8 @@ def main(argv: list[str] | None = None) -> None:
                              "the scripted style; the other seats stay scripted")
     parser.add_argument("--search-actions", nargs="+", default=(), metavar="LABEL",
                         help="search only the decisions where one of these actions is legal (e.g. sneak pass "
-                             "join; play: every card); the seat plays the policy improved upon elsewhere")
+                             "join; play: every card; discard: every discard); the seat plays the policy "
+                             "improved upon elsewhere")
     parser.add_argument("--confidence", type=float, default=0.0, metavar="T",
                         help="rollout: leave the choice of the policy improved upon only for an action whose "
                              "advantage over it across the worlds has a t-statistic above T (default 0: any "

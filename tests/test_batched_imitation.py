@@ -184,6 +184,11 @@ def test_refresher_actions_are_validated_against_the_games_labels():
     with pytest.raises(ConfigError, match="warm_start.actions: a list of tippen action labels"):
         load_config(None, ["trainer=batched", "game=tippen", "warm_start.actions=[knok]"])
     assert load_config(None, ["trainer=batched", "game=tippen", "warm_start.actions=[play, tap]"])
+    assert load_config(None, ["trainer=batched", "game=tippen", "warm_start.actions=[play, discard]"])
+    with pytest.raises(ConfigError, match=r"or play / discard for every such card, got \['discards'\]"):
+        load_config(None, ["trainer=batched", "game=tippen", "warm_start.actions=[discards]"])
+    with pytest.raises(ConfigError, match="or play for every such card"):  # Toepen discards nothing
+        load_config(None, ["trainer=batched", "game=toepen", "warm_start.actions=[discard]"])
 
 
 def test_a_card_play_refresher_records_exactly_the_decisions_where_a_card_may_be_played():
@@ -195,6 +200,29 @@ def test_a_card_play_refresher_records_exactly_the_decisions_where_a_card_may_be
     plays = torch.tensor([label in space.cards for label in space.labels])
     assert (taught.masks & plays).any(dim=1).all() and plays[taught.actions].all()
     assert not (rest.masks & plays).any(), "a decision with a card to play was left untaught"
+
+
+def test_a_discard_refresher_records_exactly_the_decisions_where_a_card_may_be_discarded():
+    """``discard`` stands for every ``discard <card>`` label of the table: after the dealer's sniff at
+    alvensleben_sniffing, the heuristic's discards are taught and its card play is left to the held rows."""
+    tables = resolve_tables([{"num_players": 3, "preset": "alvensleben_sniffing"}], "tippen", None, {})
+    taught, rest = record_refresher("tippen", tables, "heuristic", 200, gamma=1.0, scale=0.1, seed=2,
+                                    progress=False, actions=["discard"])
+    space = GeneralSpace("tippen")
+    discards = torch.tensor([label.startswith("discard ") for label in space.labels])
+    assert len(taught.actions) == 200 and discards[taught.actions].all()
+    assert (taught.masks & discards).any(dim=1).all()
+    assert not (rest.masks & discards).any(), "a decision with a card to discard was left untaught"
+
+
+def test_a_card_segments_name_stands_for_each_of_its_labels():
+    from rams_env.core.actions import PLAY, with_plays
+
+    labels = ["tap", "7c", "8c", "discard 7c", "discard 8c"]
+    assert with_plays([PLAY], labels, {"7c", "8c"}) == ["7c", "8c"]
+    assert with_plays(["discard", "tap"], labels, {"7c", "8c"}) == ["discard 7c", "discard 8c", "tap"]
+    assert with_plays(["discard 8c"], labels, {"7c", "8c"}) == ["discard 8c"]  # a single card's label is itself
+    assert with_plays(["shove"], labels, {"7c", "8c"}) == ["shove"]  # unknown names are the caller's to refuse
 
 
 def test_a_refresher_holding_other_tables_keeps_their_decisions_and_the_same_taught_deals():

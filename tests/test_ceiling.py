@@ -354,9 +354,13 @@ def test_a_search_restricted_to_some_actions_plays_the_policy_improved_upon_ever
 
 
 def test_search_actions_that_the_game_does_not_have_are_refused_naming_them():
-    with pytest.raises(ValueError, match=r"\['snek'\]: not an action of mauscheln; one of play, done, sneak"):
+    with pytest.raises(ValueError, match=r"\['snek'\]: not an action of mauscheln; one of play, discard, done, sneak"):
         Searcher(CeilingPlan("mauscheln", None, 4, "heuristic", deals=2, search_actions=("snek",)),
                  np.random.default_rng(0))
     every_card = Searcher(CeilingPlan("tippen", None, 4, "heuristic", deals=2, search_actions=("play",)),
                           np.random.default_rng(0))
     assert len(every_card.searched) == len(every_card.game.pack())
+    every_discard = Searcher(CeilingPlan("mauscheln", None, 4, "heuristic", deals=2, search_actions=("discard",)),
+                             np.random.default_rng(0))
+    labels = [every_discard.game.actions.label(a) for a in every_discard.searched]
+    assert len(labels) == len(every_discard.game.pack()) and all(label.startswith("discard ") for label in labels)

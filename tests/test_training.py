@@ -511,10 +511,10 @@ def _check_batched_recipe(meta: dict, recipe_file: str) -> dict:
     return config
 
 
-COMPOSITES = {"tippen.zip": ("tippen_loup_search_320k.zip", [("tippen_sniffing_specialist.yaml", None),
-                                                             ("tippen_alvensleben_specialist.yaml", None),
+COMPOSITES = {"tippen.zip": ("tippen_loup_search_320k.zip", [("tippen_alvensleben_specialist.yaml", None),
                                                              ("tippen_forced_specialist_refit.yaml", None),
-                                                             ("tippen_tap_specialist_refit.yaml", None)])}
+                                                             ("tippen_tap_specialist_refit.yaml", None),
+                                                             ("tippen_sniffing_specialist_refit.yaml", None)])}
 """Shipped checkpoints with specialists (agents/checkpoint/specialists.py): the shipped file that is their base
 network, and each specialist's recipe, in order, with the tables it plays (None: the tables the recipe taught;
 `rams compose <base> --specialist <its final.zip>[=<tables>] ...`)."""

@@ -329,17 +329,20 @@ class TrainConfig:
         self._validate_warm_start(game)
 
     def _check_action_labels(self, key: str, labels: Any) -> None:
-        """``labels`` must be a list of the game's action labels (at any of its tables), or ``play``."""
-        from rams_env.core.actions import PLAY
+        """``labels`` must be a list of the game's action labels (at any of its tables), ``play`` or a card segment's
+        name (``discard``: every discard)."""
+        from rams_env.core.actions import PLAY, card_segment_labels
         from rams_env.core.general import GeneralSpace
 
         if labels == []:
             return  # the default: nothing to look up (the general space takes a moment to build)
-        known = (*GeneralSpace(self.game).labels, PLAY)
+        space = GeneralSpace(self.game)
+        segments = [PLAY, *card_segment_labels(space.labels, space.cards)]
+        known = (*space.labels, *segments)
         if not isinstance(labels, list) or any(not isinstance(a, str) or a not in known for a in labels):
-            words = [label for label in known if " " not in label]
-            raise ConfigError(f"{key}: a list of {self.game} action labels (e.g. {', '.join(words[:6])}; "
-                              f"{PLAY}: every card), got {labels!r}")
+            words = [label for label in space.labels if " " not in label and label not in space.cards]
+            raise ConfigError(f"{key}: a list of {self.game} action labels (e.g. {', '.join(words[:6])}), or "
+                              f"{' / '.join(segments)} for every such card, got {labels!r}")
 
     def _validate_warm_start(self, game) -> None:
         """The fit's settings, then each lesson's: its teacher a scripted or checkpoint spec, its sizes positive."""

@@ -75,13 +75,29 @@ def play_segment(pack: Pack) -> Segment:
 
 
 def with_plays(names: Sequence[str], labels: Sequence[str], cards: Collection[str]) -> list[str]:
-    """``names`` (action labels) with :data:`PLAY` standing for every card-play label among ``labels``: each
-    card's bare code (:func:`play_segment`). A config says "every card played" in one word (a card-play
-    refresher: ``warm_start.actions: [play]``)."""
+    """``names`` (action labels) with :data:`PLAY` standing for every card-play label among ``labels`` (each card's
+    bare code, :func:`play_segment`) and a card segment's name (``discard``) for each of its labels (``discard
+    7c``, ...). A config says "every card played" or "every discard" in one word (a card-play refresher:
+    ``warm_start.actions: [play, discard]``)."""
+    segments = card_segment_labels(labels, cards)
     out: list[str] = []
     for name in names:
-        out += [label for label in labels if label in cards] if name == PLAY else [name]
+        if name == PLAY:
+            out += [label for label in labels if label in cards]
+        else:
+            out += segments[name] if name in segments and name not in labels else [name]
     return list(dict.fromkeys(out))
+
+
+def card_segment_labels(labels: Sequence[str], cards: Collection[str]) -> dict[str, list[str]]:
+    """Each card segment's name among ``labels`` (other than the bare plays) with its labels, ``"<name> <card>"``:
+    the one-word names :func:`with_plays` accepts beside :data:`PLAY`."""
+    segments: dict[str, list[str]] = {}
+    for label in labels:
+        name, _, card = label.rpartition(" ")
+        if name and card in cards:
+            segments.setdefault(name, []).append(label)
+    return segments
 
 
 class ActionLayout:
