@@ -53,7 +53,7 @@ from evaluation.duplicate import MeanEstimate, estimate
 from evaluation.strength import HELD_OUT_SEED
 from evaluation.tournament import deal_seed, game_seeds
 from evaluation.workers import one_torch_thread_when_imported
-from rams_env.core.actions import PLAY, card_segment_labels, with_plays
+from rams_env.core.actions import card_words, with_plays
 
 MODES = ("omniscient", "pimc", "rollout")
 MIN_WORLDS = 3
@@ -309,7 +309,7 @@ def searched_actions(game, labels: tuple[str, ...]) -> frozenset[int] | None:
     unknown = [label for label in wanted if label not in known]
     if unknown:
         codes = game.pack().codes
-        named = ", ".join(dict.fromkeys([PLAY, *card_segment_labels(known, codes),
+        named = ", ".join(dict.fromkeys([*card_words(known, codes),
                                          *(label for label in known if label.split()[-1] not in codes)]))
         with_card = next((label for label in known if " " in label and label.split()[-1] in codes), None)
         example = f", or a card's label such as {with_card!r}" if with_card else ""

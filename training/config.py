@@ -331,13 +331,13 @@ class TrainConfig:
     def _check_action_labels(self, key: str, labels: Any) -> None:
         """``labels`` must be a list of the game's action labels (at any of its tables), ``play`` or a card segment's
         name (``discard``: every discard)."""
-        from rams_env.core.actions import PLAY, card_segment_labels
+        from rams_env.core.actions import card_words
         from rams_env.core.general import GeneralSpace
 
         if labels == []:
             return  # the default: nothing to look up (the general space takes a moment to build)
         space = GeneralSpace(self.game)
-        segments = [PLAY, *card_segment_labels(space.labels, space.cards)]
+        segments = card_words(space.labels, space.cards)
         known = (*space.labels, *segments)
         if not isinstance(labels, list) or any(not isinstance(a, str) or a not in known for a in labels):
             words = [label for label in space.labels if " " not in label and label not in space.cards]

@@ -100,6 +100,12 @@ def card_segment_labels(labels: Sequence[str], cards: Collection[str]) -> dict[s
     return segments
 
 
+def card_words(labels: Sequence[str], cards: Collection[str]) -> list[str]:
+    """The one-word names :func:`with_plays` expands among ``labels``: :data:`PLAY`, then each card segment's name
+    (``discard``). What an error message offers beside the plain labels."""
+    return [PLAY, *card_segment_labels(labels, cards)]
+
+
 class ActionLayout:
     """The action space of a game: segments laid end to end."""
 
