@@ -559,6 +559,82 @@ def test_searching_teachers_and_chunked_recordings_are_validated(settings, messa
         load_config(None, [*settings, "game=tippen"])
 
 
+# ----------------------------------------------------------- the teacher among other styles (warm_start.among)
+def test_among_seats_one_style_in_zero_to_all_but_one_seats_each_as_often():
+    tables = resolve_tables([{"num_players": 4, "preset": "alvensleben_sniffing"}], "tippen", None, {})
+    table = teacher_tables("tippen", tables, "heuristic", among=["heuristic:loose", "random"])[0]
+    rng, counts, styles = np.random.default_rng(0), np.zeros(4, int), set()
+    for _ in range(2000):
+        players = table.seated(rng)
+        strangers = [seat for seat, player in enumerate(players) if player is not table.teachers[seat]]
+        counts[len(strangers)] += 1
+        drawn = {k for k, style in enumerate(table.strangers) for seat in strangers if players[seat] is style[seat]}
+        assert len(drawn) == (1 if strangers else 0)  # one style a deal, each stranger in its own seat
+        styles |= drawn
+    assert counts.min() > 400 and counts.max() < 600  # 0, 1, 2 and 3 strangers: a quarter each
+    assert styles == {0, 1}  # both styles sat
+    plain = teacher_tables("tippen", tables, "heuristic")[0]
+    assert plain.seated(None) is plain.teachers  # no among: the teacher in every seat, nothing drawn
+
+
+def test_among_keeps_exactly_the_teachers_decisions_of_the_same_deals():
+    """The teacher's seats' decisions, in order, as a replay of the same deal logs them; the strangers' never."""
+    from agents.table import chosen
+
+    tables = resolve_tables([{"num_players": 5, "preset": "alvensleben_sniffing"}], "tippen", None, {})
+    table = teacher_tables("tippen", tables, "heuristic", among=["random"])[0]
+    game, checked = table.game, 0
+    for deal_seed in range(12):
+        players = table.seated(np.random.default_rng(deal_seed))
+        deal = play_deal(table, np.random.default_rng(deal_seed), deal_seed, gamma=1.0, scale=0.1, players=players)
+        state = game.new_state(np.random.default_rng(deal_seed), None, random_carry=True)
+        for i, player in enumerate(players):
+            player.reset(deal_seed + i)
+        logged = []
+        while not state.terminal:
+            seat = state.to_act
+            action = chosen(game, state, players[seat])
+            if players[seat] is table.teachers[seat]:
+                obs = np.zeros(game.observation.size, np.float32)
+                game.encode(state, seat, obs)
+                logged.append((obs, action))
+            game.apply(state, action)
+        assert len(deal.actions) == len(logged)
+        for row, (obs, action) in enumerate(logged):
+            assert np.array_equal(deal.observations[row], obs) and deal.actions[row] == action
+        checked += any(player is not teacher for player, teacher in zip(players, table.teachers, strict=True))
+    assert checked >= 6  # most of the deals had a stranger seated
+
+
+def test_among_records_the_same_cards_and_only_the_teachers_share_of_them():
+    tables = resolve_tables([{"num_players": 4}], "tippen", None, {})
+    plain = record_refresher("tippen", tables, "heuristic", 300, 1.0, 0.1, 5, False, ["play"])
+    mixed = record_refresher("tippen", tables, "heuristic", 300, 1.0, 0.1, 5, False, ["play"],
+                             among=["heuristic:loose"])
+    again = record_refresher("tippen", tables, "heuristic", 300, 1.0, 0.1, 5, False, ["play"],
+                             among=["heuristic:loose"])
+    assert all(_same(a, b) for a, b in zip(mixed, again, strict=True))  # determined by the seed
+    assert len(mixed[0]) >= 300 and not _same(mixed[0], plain[0])
+
+
+@pytest.mark.parametrize(("settings", "message"), [
+    (["warm_start.among=[heuristic]"], r"warm_start.among: 'heuristic' is not a scripted style beside the teacher"),
+    (["warm_start.among=[self]"], r"warm_start.among: 'self' is not a scripted style"),
+    (["warm_start.among=[nobody]"], r"warm_start.among: opponent 'nobody'"),
+    (["warm_start.among=heuristic:loose"], r"warm_start.among: a list of scripted agent specs"),
+    (["warm_start.also=[{among: [heuristic]}]"], r"warm_start.also\[0\].among: 'heuristic' is not"),
+    (["warm_start.teacher=", "warm_start.also=[]", "warm_start.tables=[]", "warm_start.actions=[]",
+      "warm_start.among=[heuristic:loose]"], "warm_start.among: styles beside a teacher"),
+    (["trainer=sb3", "warm_start.tables=[]", "warm_start.actions=[]", "warm_start.among=[heuristic:loose]"],
+     "warm_start.among: the batched trainer's"),
+])
+def test_among_is_validated(settings, message):
+    from training.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match=message):
+        load_config(None, [*TAP_AND_LOUP, *settings])
+
+
 # ------------------------------------------------------------------ several lessons in one fit (warm_start.also)
 TAP_AND_LOUP = ["trainer=batched", "game=tippen", "tables=[{num_players: 3}, {num_players: 4}, {num_players: 3, "
                 "preset: loup}, {num_players: 4, preset: modern_grupp}]", "warm_start.teacher=heuristic",
@@ -572,8 +648,8 @@ def test_more_lessons_take_the_warm_starts_own_keys_they_leave_out():
                                 "warm_start.also=[{tables: [{num_players: 4, preset: modern_grupp}], "
                                 "actions: [tap], chunks: 1}]"])
     own, tap = config.warm_start.lessons()
-    assert own == Lesson("heuristic", [{"num_players": 3, "preset": "loup"}], ["play"], 500, 8, 0.0, 4)
-    assert tap == Lesson("heuristic", [{"num_players": 4, "preset": "modern_grupp"}], ["tap"], 500, 8, 0.0, 1)
+    assert own == Lesson("heuristic", [{"num_players": 3, "preset": "loup"}], ["play"], 500, 8, 0.0, [], 4)
+    assert tap == Lesson("heuristic", [{"num_players": 4, "preset": "modern_grupp"}], ["tap"], 500, 8, 0.0, [], 1)
     assert [[t.label() for t in specs] for specs in config.lesson_table_specs()] == [["3p_loup"],
                                                                                       ["4p_modern_grupp"]]
 

@@ -88,6 +88,9 @@ class WarmStartConfig:
     rollout_confidence: float = 0.0  # batched trainer, teacher "rollout:<style>": leave the style's choice only for
     # an action whose advantage over it, world by world, has a t-statistic above this (0: any better mean, the
     # rollout algorithm); above 0 the teacher is the style itself wherever the worlds do not clearly say otherwise
+    among: list = field(default_factory=list)  # batched trainer: scripted styles seated beside the teacher (e.g.
+    # [heuristic:loose]); each deal draws one of them and seats it in 0 to n-1 of the n seats (uniformly, so alone
+    # and among are alike), and only the teacher's seats are recorded; [] = the teacher in every seat
     chunks: int = 1  # batched trainer: the recording in so many independent streams of deals (1: one stream)
     workers: int = 1  # batched trainer: processes recording the chunks (the records do not depend on it)
     cache: str = ""  # batched trainer: a directory keeping each recorded chunk, read again by a run that records
@@ -102,7 +105,8 @@ class WarmStartConfig:
         return [Lesson(**own), *(Lesson(**{**own, **entry}) for entry in self.also)]
 
 
-LESSON_KEYS = ("teacher", "tables", "actions", "decisions", "rollout_worlds", "rollout_confidence", "chunks")
+LESSON_KEYS = ("teacher", "tables", "actions", "decisions", "rollout_worlds", "rollout_confidence", "among",
+               "chunks")
 """What one teacher teaches where: the warm start's own keys of these, and each entry of ``warm_start.also``."""
 
 
@@ -110,7 +114,8 @@ LESSON_KEYS = ("teacher", "tables", "actions", "decisions", "rollout_worlds", "r
 class Lesson:
     """One teacher's part of a warm start: ``teacher`` at ``tables`` (none: every table of the run), on the decisions
     where one of ``actions`` is legal (none: every decision), ``decisions`` of them recorded in ``chunks`` streams of
-    deals (``rollout_worlds`` re-deals per searched decision, ``rollout_confidence`` the searcher's t-test). Every
+    deals (``rollout_worlds`` re-deals per searched decision, ``rollout_confidence`` the searcher's t-test), with
+    ``among``'s scripted styles in some of the seats (none: the teacher in every seat). Every
     lesson's records go into one fit, so what one teaches the others' hold does not pull back (docs/results.md, "The
     tap refresher once more")."""
 
@@ -120,6 +125,7 @@ class Lesson:
     decisions: int
     rollout_worlds: int
     rollout_confidence: float
+    among: list
     chunks: int
 
 
@@ -204,7 +210,7 @@ class TrainConfig:
                               "trainer has none (--set warm_start.teacher='')")
         default = WarmStartConfig()
         for key in ("tables", "actions", "hold_other_tables", "hold_coef", "rollout_worlds", "rollout_confidence",
-                    "chunks", "workers", "cache", "also"):  # a refresher's and a recording's settings
+                    "among", "chunks", "workers", "cache", "also"):  # a refresher's and a recording's settings
             if self.trainer != "batched" and getattr(self.warm_start, key) != getattr(default, key):
                 raise ConfigError(f"warm_start.{key}: the batched trainer's (the sb3 path records every decision "
                                   f"of the learner's one table); --set warm_start.{key}={getattr(default, key)}")
@@ -413,6 +419,8 @@ class TrainConfig:
         if not lesson.teacher and where != "warm_start":
             raise ConfigError(f"{where}.teacher: a lesson needs a teacher (left out: the warm start's own)")
         if not lesson.teacher:
+            if lesson.among:
+                raise ConfigError(f"{where}.among: styles beside a teacher, and {where}.teacher is none")
             return
         style = str(lesson.teacher).removeprefix(ROLLOUT_PREFIX)
         if style != str(lesson.teacher) and self.trainer != "batched":
@@ -424,6 +432,25 @@ class TrainConfig:
             scripted_factories([style], game)
         except PoolError as err:
             raise ConfigError(f"{where}.teacher: {err}") from None
+        self._check_among(lesson, where, game)
+
+    @staticmethod
+    def _check_among(lesson: Lesson, where: str, game) -> None:
+        """``among``: a list of scripted agent specs, each a style of its own (not the teacher's)."""
+        from training.pool import PoolError, PoolKind, scripted_factories
+
+        among = lesson.among
+        if not isinstance(among, list) or not all(isinstance(spec, str) and spec for spec in among):
+            raise ConfigError(f"{where}.among: a list of scripted agent specs (e.g. [heuristic:loose]), got {among!r}")
+        style = str(lesson.teacher).removeprefix(ROLLOUT_PREFIX)
+        for spec in among:
+            if spec == style or PoolKind.of(spec):
+                raise ConfigError(f"{where}.among: {spec!r} is not a scripted style beside the teacher ({style}): "
+                                  "name agent specs of agents/registry.py other than the teacher's own")
+            try:
+                scripted_factories([spec], game)
+            except PoolError as err:
+                raise ConfigError(f"{where}.among: {err}") from None
 
 
 TRAINERS = ("sb3", "batched", "rllib")

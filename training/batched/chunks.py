@@ -45,6 +45,7 @@ class Recording:
     hold: tuple[TableSpec, ...] = ()
     worlds: int = ROLLOUT_WORLDS
     confidence: float = 0.0  # a searching teacher's t-test (warm_start.rollout_confidence)
+    among: tuple[str, ...] = ()  # styles seated beside the teacher (warm_start.among)
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def record_chunk(chunk: Chunk) -> tuple[Demonstrations, Demonstrations | None]:
     r = chunk.recording
     return record_refresher(r.game_name, list(r.tables), r.teacher, chunk.decisions, r.gamma, r.scale, chunk.seed,
                             chunk.progress, actions=r.actions, hold=r.hold, worlds=r.worlds,
-                            confidence=r.confidence)
+                            confidence=r.confidence, among=r.among)
 
 
 def record_chunks(recording: Recording, decisions: int, seed: int, chunks: int = 1, workers: int = 1,
@@ -118,7 +119,7 @@ def record_lessons(game_name: str, lessons: Sequence[tuple[Lesson, Sequence[Tabl
     taught, rest = [], []
     for k, (lesson, tables) in enumerate(lessons):
         recording = Recording(game_name, tuple(tables), lesson.teacher, gamma, scale, tuple(lesson.actions),
-                              tuple(hold), lesson.rollout_worlds, lesson.rollout_confidence)
+                              tuple(hold), lesson.rollout_worlds, lesson.rollout_confidence, tuple(lesson.among))
         mine, others = record_chunks(recording, lesson.decisions, seed + k * LESSON_SEED_STRIDE, lesson.chunks,
                                      workers, progress, cache)
         taught.append(mine)

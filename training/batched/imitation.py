@@ -36,7 +36,7 @@ decision, so a recording may be split into ``warm_start.chunks`` independent str
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -61,6 +61,8 @@ NO_DECISION_DEALS = 200
 """Deals per table after which a refresher whose ``actions`` were never legal stops with an error."""
 REST_PER_TAUGHT = 2
 """A refresher keeps the learner's own choices on up to this many other decisions per taught one."""
+SEATING_STREAM = 2
+"""The seating of ``among``'s styles draws from [seed, this] (the held tables' deals draw from [seed, 1])."""
 ROLLOUT_WORLDS = WarmStartConfig.rollout_worlds
 """Worlds per searched decision of a ``rollout:`` teacher (``warm_start.rollout_worlds``)."""
 
@@ -75,27 +77,41 @@ class TeacherTable:
     reads: tuple[bool, bool]
     kept: np.ndarray  # native action indices: a decision is recorded only if one is legal (every one: all kept)
     search: Searcher | None = None  # a rollout: teacher's searcher; the teachers are then its style's players
+    strangers: list = field(default_factory=list)  # per ``among`` style, one of its players per seat
+
+    def seated(self, rng: np.random.Generator | None) -> list:
+        """The players of one deal: the teachers, with one ``among`` style (drawn from ``rng``) in 0 to n-1 seats
+        drawn uniformly, so a teacher alone among strangers and a stranger alone among teachers are alike."""
+        if not self.strangers:
+            return self.teachers
+        style = self.strangers[int(rng.integers(len(self.strangers)))]
+        count = int(rng.integers(len(self.teachers)))
+        taken = set(rng.choice(len(self.teachers), count, replace=False).tolist())
+        return [style[seat] if seat in taken else teacher for seat, teacher in enumerate(self.teachers)]
 
 
 def teacher_tables(game_name: str, tables: list[TableSpec], teacher: str, actions: Sequence[str] = (),
-                   seed: int = 0, worlds: int = ROLLOUT_WORLDS, confidence: float = 0.0) -> list[TeacherTable]:
+                   seed: int = 0, worlds: int = ROLLOUT_WORLDS, confidence: float = 0.0,
+                   among: Sequence[str] = ()) -> list[TeacherTable]:
     """Each table's game, general map and teachers (a teacher per seat: agents may keep per-deal memory), and
     the actions whose decisions are recorded (``actions`` by label, ``play`` for every card; none named: every
     decision). A ``rollout:`` teacher gets a searcher per table, its re-deals drawn from ``seed``, leaving the
-    style's choice only for an action clearly better by ``confidence`` (evaluation/ceiling.py)."""
+    style's choice only for an action clearly better by ``confidence`` (evaluation/ceiling.py). ``among``: the
+    styles that may sit beside the teacher (:meth:`TeacherTable.seated`), a player of each per seat."""
     space = GeneralSpace(game_name)
     style = teacher.removeprefix(ROLLOUT_PREFIX)
     out = []
     for number, spec in enumerate(tables):
         game = spec.make_game(game_name)
-        factory = agent_factories([style], game)[style]
-        teachers = [factory(seat) for seat in range(game.num_players)]
+        factories = agent_factories([style, *among], game)
+        teachers = [factories[style](seat) for seat in range(game.num_players)]
+        strangers = [[factories[name](seat) for seat in range(game.num_players)] for name in among]
         labels = [game.actions.label(a) for a in range(game.actions.size)]
         taught = set(with_plays(actions, labels, game.pack().codes))
         kept = np.array([a for a, label in enumerate(labels) if not actions or label in taught], np.int64)
         search = Searcher.teacher(game, style, worlds, np.random.default_rng([seed, number]), confidence) \
             if teacher.startswith(ROLLOUT_PREFIX) else None
-        out.append(TeacherTable(game, space.table(game), teachers, reads(teachers[0]), kept, search))
+        out.append(TeacherTable(game, space.table(game), teachers, reads(teachers[0]), kept, search, strangers))
     return out
 
 
@@ -108,12 +124,16 @@ class Deal(NamedTuple):
     returns: np.ndarray  # float32 (n,)
 
 
-def play_deal(table: TeacherTable, rng: np.random.Generator, deal_seed: int, gamma: float, scale: float) -> Deal:
-    """One deal with the teacher in every seat."""
-    game = table.game
+def play_deal(table: TeacherTable, rng: np.random.Generator, deal_seed: int, gamma: float, scale: float,
+              players: list | None = None) -> Deal:
+    """One deal with the teacher in every seat, or ``players`` (:meth:`TeacherTable.seated`): then only the
+    teachers' decisions are kept (their returns booked as every seat's are)."""
+    game, players = table.game, players or table.teachers
     state = game.new_state(rng, None, random_carry=True)
-    for i, teacher in enumerate(table.teachers):
-        teacher.reset(deal_seed + i)
+    for i, player in enumerate(players):
+        player.reset(deal_seed + i)
+    needs = [table.reads if player is teacher else reads(player)
+             for player, teacher in zip(players, table.teachers, strict=True)]
     observations, masks, actions, who, scores = [], [], [], [], []
     while not state.terminal:
         to_act, legal = state.to_act, game.legal_actions(state)
@@ -121,16 +141,20 @@ def play_deal(table: TeacherTable, rng: np.random.Generator, deal_seed: int, gam
         game.encode(state, to_act, obs)
         mask = np.zeros(game.actions.size, bool)
         mask[legal] = True
-        if table.search is not None:
-            action = table.search.improved(state, table.teachers)
+        if table.search is not None and players[to_act] is table.teachers[to_act]:
+            action = table.search.improved(state, players)
         else:
-            action = chosen(game, state, table.teachers[to_act], legal, table.reads)
+            action = chosen(game, state, players[to_act], legal, needs[to_act])
         for column, value in ((observations, obs), (masks, mask), (actions, action), (who, to_act),
                               (scores, float(state.scores[to_act]))):
             column.append(value)
         game.apply(state, action)
-    return Deal(np.array(observations), np.array(masks), np.array(actions, np.int64),
-                np.array(seat_returns(who, scores, list(state.scores), gamma, scale), np.float32))
+    returns = np.array(seat_returns(who, scores, list(state.scores), gamma, scale), np.float32)
+    deal = Deal(np.array(observations), np.array(masks), np.array(actions, np.int64), returns)
+    if players is table.teachers:
+        return deal
+    teachers_acting = np.array([players[seat] is table.teachers[seat] for seat in who], bool)
+    return Deal(*(column[teachers_acting] for column in deal))
 
 
 def seat_returns(who: list[int], scores: list[float], final: list[float], gamma: float, scale: float) -> list[float]:
@@ -156,14 +180,15 @@ def record_tables(game_name: str, tables: list[TableSpec], teacher: str, decisio
 
 def record_refresher(game_name: str, tables: list[TableSpec], teacher: str, decisions: int, gamma: float,
                      scale: float, seed: int, progress: bool = True, actions: Sequence[str] = (),
-                     hold: Sequence[TableSpec] = (), worlds: int = ROLLOUT_WORLDS, confidence: float = 0.0
-                     ) -> tuple[Demonstrations, Demonstrations | None]:
+                     hold: Sequence[TableSpec] = (), worlds: int = ROLLOUT_WORLDS, confidence: float = 0.0,
+                     among: Sequence[str] = ()) -> tuple[Demonstrations, Demonstrations | None]:
     """(taught, rest): :func:`record_tables`'s decisions, and up to ``REST_PER_TAUGHT`` times as many of the same
     deals' other decisions (None without ``actions``), where a refresher keeps the learner's own choices. With
     ``hold`` (``warm_start.hold_other_tables``: the run's other tables) half of the rest is every decision of
     deals there instead, one after each taught deal, so a choice taught at a few tables stays where it was at
-    the others."""
-    taught_deals = RoundRobin(teacher_tables(game_name, tables, teacher, actions, seed, worlds, confidence),
+    the others. With ``among`` the taught deals seat those styles beside the teacher (:meth:`TeacherTable.seated`)
+    and keep only the teacher's decisions; the held tables' deals keep the teacher in every seat."""
+    taught_deals = RoundRobin(teacher_tables(game_name, tables, teacher, actions, seed, worlds, confidence, among),
                               np.random.default_rng(seed), seed)
     # the held tables' deals come from a stream of their own: the taught deals are the same with or without them;
     # the learner's own choices are held there, so the teacher's are never searched for
@@ -194,15 +219,18 @@ def record_refresher(game_name: str, tables: list[TableSpec], teacher: str, deci
 
 
 class RoundRobin:
-    """Whole deals with the teacher in every seat, at each table in turn."""
+    """Whole deals with the teacher in every seat (or beside ``among``'s styles), at each table in turn."""
 
     def __init__(self, tables: list[TeacherTable], rng: np.random.Generator, seed: int) -> None:
         self.tables, self.rng, self.seed, self.deals = tables, rng, seed, 0
+        # the seating has a stream of its own: the cards dealt are those of the recording without ``among``
+        self.seating = np.random.default_rng([seed, SEATING_STREAM])
 
     def next(self, gamma: float, scale: float) -> tuple[TeacherTable, Deal]:
         """The next deal's table and its decisions."""
         table = self.tables[self.deals % len(self.tables)]
-        native = play_deal(table, self.rng, self.seed + self.deals * len(table.teachers), gamma, scale)
+        native = play_deal(table, self.rng, self.seed + self.deals * len(table.teachers), gamma, scale,
+                           table.seated(self.seating))
         self.deals += 1
         return table, native
 
