@@ -606,6 +606,32 @@ def test_among_keeps_exactly_the_teachers_decisions_of_the_same_deals():
     assert checked >= 6  # most of the deals had a stranger seated
 
 
+def test_a_searching_teacher_among_strangers_rolls_out_with_them_in_their_seats():
+    """``rollout:heuristic`` beside ``random``: the teachers' choices are the searcher's asked with the deal's own
+    players (the strangers play on in its rollouts); the strangers' are their own and never recorded."""
+    from agents.table import chosen
+    from evaluation.ceiling import Searcher
+
+    tables = resolve_tables([{"num_players": 3, "preset": "loup"}], "tippen", None, {})
+    table = teacher_tables("tippen", tables, "rollout:heuristic", seed=4, worlds=2, among=["random"])[0]
+    players = [table.strangers[0][0], *table.teachers[1:]]  # a random player in seat 0
+    deal = play_deal(table, np.random.default_rng(9), 9, gamma=1.0, scale=0.1, players=players)
+    game, state = table.game, table.game.new_state(np.random.default_rng(9), None, random_carry=True)
+    searcher = Searcher.teacher(game, "heuristic", 2, np.random.default_rng([4, 0]))
+    replay = copy.deepcopy(players)
+    for i, player in enumerate(replay):
+        player.reset(9 + i)
+    recorded = iter(deal.actions)
+    while not state.terminal:
+        if state.to_act == 0:
+            action = chosen(game, state, replay[0])
+        else:
+            action = searcher.improved(state, replay)
+            assert next(recorded) == action
+        game.apply(state, int(action))
+    assert next(recorded, None) is None  # every recorded decision was a teacher's
+
+
 def test_among_records_the_same_cards_and_only_the_teachers_share_of_them():
     tables = resolve_tables([{"num_players": 4}], "tippen", None, {})
     plain = record_refresher("tippen", tables, "heuristic", 300, 1.0, 0.1, 5, False, ["play"])
