@@ -19,10 +19,11 @@ the two cards do to it (both take the lead, only one does, neither; a trump thro
 card led by suit and trump, any other decision by its segments (``pass -> tap``: the reference passed where
 the agent tapped; ``discard``: both discarded, different cards). Why: a copy of a scripted player errs in a few
 per cent of its choices, and which kind of choice it gets wrong says what to teach next (docs/results.md, "The
-sniffing specialist taught among the styles": at 6p most were trumps thrown under a trick already lost).
+sniffing specialist taught among the styles": at 6p, besides another card that also wins, trumps thrown under a
+trick already lost).
 
     python -m evaluation.agreement --game tippen --agent pretrained --reference heuristic \
-        --tables alvensleben_sniffing:6 --deals 1500 --kinds
+        --tables alvensleben_sniffing:6 --deals 1000 --kinds
 """
 
 from __future__ import annotations
