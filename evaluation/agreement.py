@@ -16,11 +16,11 @@ ways are the same deals, played once (the ``scripted`` way).
 
 ``--kinds`` also splits the differences by kind (:func:`difference_kind`): a card followed to a trick by what
 the two cards do to it (both take the lead, only one does, neither; a trump thrown where neither takes it), a
-card led by suit and trump, any other decision by its segments (``pass -> tap``: the reference passed where
-the agent tapped; ``discard``: both discarded, different cards). Why: a copy of a scripted player errs in a few
-per cent of its choices, and which kind of choice it gets wrong says what to teach next (docs/results.md, "The
-sniffing specialist taught among the styles": at 6p, besides another card that also wins, trumps thrown under a
-trick already lost).
+card led by suit and trump, any other difference named as ``rams departures`` names one (``pass -> tap``: the
+reference passed where the agent tapped; ``discard``: both discarded, different cards). Why: a copy of a
+scripted player errs in a few per cent of its choices, and which kind of choice it gets wrong says what to teach
+next (docs/results.md, "The sniffing specialist taught among the styles": at 6p, besides another card that also
+wins, trumps thrown under a trick already lost).
 
     python -m evaluation.agreement --game tippen --agent pretrained --reference heuristic \
         --tables alvensleben_sniffing:6 --deals 1000 --kinds
@@ -39,6 +39,7 @@ from tqdm import tqdm
 import rams_env
 from agents.registry import agent_factory
 from agents.table import chosen, reads
+from evaluation.departures import first_departure, kind_of
 from evaluation.strength import HELD_OUT_SEED
 from evaluation.tournament import deal_seed, game_seeds, seat_agents
 from evaluation.workers import one_torch_thread_when_imported
@@ -87,9 +88,9 @@ def trick_order(game, state):
 
 def difference_kind(game, state, agent_action: int, reference_action: int) -> str:
     """What kind of choice the two agents made differently at ``state`` (see the module text)."""
-    name, other = (game.actions.segment(a)[0] for a in (reference_action, agent_action))
-    if name != PLAY or other != PLAY:
-        return name if name == other else f"{name} -> {other}"
+    if not all(game.actions.segment(a)[0] == PLAY for a in (reference_action, agent_action)):
+        return first_departure(*([(kind_of(game, state, a), game.actions.label(a))]
+                                 for a in (reference_action, agent_action)))
     order, trick = trick_order(game, state), [c for _, c in state.trick]
     mine, theirs = (card(game.actions.label(a)) for a in (agent_action, reference_action))
     if not trick:

@@ -52,12 +52,18 @@ SAME = "same"
 
 def decision_kind(turn: Turn) -> str:
     """What kind of decision ``turn`` is, for the player who chose ``turn.action`` (see the module text)."""
-    name, _ = turn.game.actions.segment(turn.action)
+    return kind_of(turn.game, turn.state, turn.action)
+
+
+def kind_of(game, state, action: int) -> str:
+    """What kind of decision choosing ``action`` at ``state`` is: a card's lead or follow and its trick, a
+    card-valued segment's name (``discard``), else the action's label."""
+    name, _ = game.actions.segment(action)
     if name == PLAY:
-        trick = turn.state.tricks_played + 1
-        return f"follow, trick {trick}" if turn.state.trick else f"lead, trick {trick}"
-    segment = next(s for s in turn.game.actions.segments if s.name == name)
-    return str(name) if segment.pack is not None else turn.game.actions.label(turn.action)
+        trick = state.tricks_played + 1
+        return f"follow, trick {trick}" if state.trick else f"lead, trick {trick}"
+    segment = next(s for s in game.actions.segments if s.name == name)
+    return str(name) if segment.pack is not None else game.actions.label(action)
 
 
 class Choices(Watcher):
