@@ -2,7 +2,8 @@
 
 An agent sees exactly what its seat may see: the observation vector and action mask
 (for learned policies) and the structured seat-relative view of the same information
-(for scripted play). It returns a legal action id. It never touches the game state.
+(for scripted play). It returns a legal action id. It never touches the game state, except
+the search agent, which re-deals it (``searches`` below).
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ class Agent(Protocol):
     name: str
     # Optional class attributes: ``reads_observation`` / ``reads_view`` = False let evaluators skip
     # building what the agent never reads (agents/table.py); undeclared means both are read.
+    # ``searches = True``: the one exception to "never touches the game state", the search agent
+    # (agents/search.py). The deal loop asks its ``act_at(state)`` instead of ``act``; it may use the cards
+    # its seat cannot see only through ``Game.shuffle_unseen``, which deals them again without looking where
+    # they lie (tests/test_search_agent.py swaps them and asserts the same choices).
 
     def reset(self, seed: int | None = None) -> None:
         """A new episode begins; seed any private randomness from ``seed``."""

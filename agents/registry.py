@@ -9,6 +9,9 @@
     pretrained                     the agent shipped for the game (agents/pretrained/): the general one,
                                    <game>.zip, at any table size and preset; else <game>_<n>p.zip at its table
     py:<module>:<function>         an agent of your own: function(game) returns a factory seed -> agent
+    search[,worlds=N,confidence=T,model=<style>]:<spec>
+                                   <spec> improved at play time by rollouts over re-deals of the hidden cards
+                                   (agents/search.py; slower, stronger; e.g. ``search:pretrained``)
     <checkpoint spec>,allow_rules_mismatch
                                    play it under rules it was not trained with (same input and action sizes);
                                    without it such a table is refused, naming the options that differ
@@ -33,6 +36,9 @@ ALLOW_RULES_MISMATCH = "allow_rules_mismatch"
 
 PY_PREFIX = "py:"
 """Spec prefix of an agent of your own: ``py:<module>:<function>``."""
+
+SEARCH_PREFIX = "search"
+"""The first word of a search agent's spec (agents/search.py): ``search:<spec>`` or ``search,<options>:<spec>``."""
 
 AgentFactory = Callable[[int | None], Agent]
 """Builds a fresh agent from a seed (one per seat: agents may keep per-deal memory)."""
@@ -144,6 +150,10 @@ def agent_file(spec: str, game) -> Path | None:
     :func:`agent_factory` reads it: kept measurements name the weights they measured by it."""
     if spec.startswith(PY_PREFIX):
         return None
+    if is_search_spec(spec):
+        from agents.search import parse_search_spec
+
+        return agent_file(parse_search_spec(spec).base, game)
     path = _checkpoint_path(split_checkpoint_option(spec)[0], game)
     return None if path is None else Path(path)
 
@@ -171,6 +181,10 @@ def agent_factory(spec: str, game) -> AgentFactory:
     rams_env Game). Every command, config and evaluator goes through it (or :func:`agent_factories`)."""
     if spec.startswith(PY_PREFIX):
         return _py_factory(spec, game)
+    if is_search_spec(spec):
+        from agents.search import search_factory  # it builds its base through this function
+
+        return search_factory(spec, game)
     spec, allow = split_checkpoint_option(spec)
     kind, _, arg = spec.partition(":")
     if allow and not (kind in ("checkpoint", "pretrained") or spec.endswith(".zip")):
@@ -183,4 +197,9 @@ def agent_factory(spec: str, game) -> AgentFactory:
         return _checkpoint_factory(game, path, allow)
     raise AgentSpecError(f"unknown agent {spec!r}; use random, heuristic[:style[,key=value...]], "
                          f"checkpoint:<path.zip>[,{ALLOW_RULES_MISMATCH}], pretrained[,{ALLOW_RULES_MISMATCH}] "
-                         f"or py:<module>:<function>")
+                         f"py:<module>:<function> or search[,option=value...]:<spec>")
+
+
+def is_search_spec(spec: str) -> bool:
+    """Whether ``spec`` names a search agent (agents/search.py): ``search:<spec>`` or ``search,<options>:<spec>``."""
+    return spec.partition(":")[0].partition(",")[0] == SEARCH_PREFIX

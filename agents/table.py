@@ -117,7 +117,10 @@ def _turn(game: Game, state: State, legal: list[int], read_view: bool) -> Turn:
 
 
 def _choose(game: Game, state: State, agent: Agent, turn: Turn, read_obs: bool) -> int:
-    """The agent's legal action at ``turn`` (its observation encoded only if it reads one)."""
+    """The agent's legal action at ``turn`` (its observation encoded only if it reads one; a searching agent,
+    agents/search.py, chooses from the state, see agents/base.py)."""
+    if getattr(agent, "searches", False):
+        return checked(game, agent, turn.seat, turn.legal, agent.act_at(state))
     mask = np.zeros(game.actions.size, dtype=np.int8)
     mask[turn.legal] = 1
     obs = _NO_OBSERVATION

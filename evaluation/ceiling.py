@@ -98,25 +98,30 @@ class CeilingPlan:
 class Searcher:
     """The searching seat's choices at one table against one scripted style."""
 
-    def __init__(self, plan: CeilingPlan, rng: np.random.Generator, game=None) -> None:
+    def __init__(self, plan: CeilingPlan, rng: np.random.Generator, game=None, own=None) -> None:
         self.plan, self.rng = plan, rng
         self.game = game or rams_env.make_game(plan.game, plan.num_players, preset=plan.preset)
         self.factory = agent_factory(plan.opponent, self.game)
-        # the policy improved upon in the searcher's own seat: one shared agent, never copied with a branch
-        self.own = agent_factory(plan.own_policy, self.game)(0) if plan.own_policy is not None else None
+        # the policy improved upon in the searcher's own seat: one shared agent, never copied with a branch (``own``:
+        # an agent already built, shared by the search agents of every seat, agents/search.py)
+        if own is None and plan.own_policy is not None:
+            own = agent_factory(plan.own_policy, self.game)(0)
+        self.own = own
         self.searched = searched_actions(self.game, plan.search_actions)
         self.fallbacks = 0
         self.decisions = 0
 
     @classmethod
-    def teacher(cls, game, style: str, worlds: int, rng: np.random.Generator, confidence: float = 0.0) -> Searcher:
+    def teacher(cls, game, style: str, worlds: int, rng: np.random.Generator, confidence: float = 0.0,
+                own=None) -> Searcher:
         """A rollout searcher over ``style`` at ``game``'s table that re-deals from the present position only (no
         inference, the cheap searcher of docs/results.md): the teacher of expert iteration
-        (training/batched/imitation.py), which asks it with :meth:`improved`; with ``confidence`` it keeps the
-        style's choice unless another action is clearly better (:func:`clearly_better`)."""
+        (training/batched/imitation.py) and the search agent (agents/search.py), which ask it with
+        :meth:`improved`; with ``confidence`` it keeps the choice of the policy improved upon unless another
+        action is clearly better (:func:`clearly_better`). That policy is ``style``'s, or the agent ``own``."""
         plan = CeilingPlan(game.name, None, game.num_players, style, deals=2, mode="rollout", worlds=worlds,
                            tries_per_world=0, confidence=confidence)
-        return cls(plan, rng, game)
+        return cls(plan, rng, game, own)
 
     # ---------------------------------------------------------------- playing
     def scripted(self, seeds: list[int]) -> list:

@@ -632,7 +632,9 @@ def test_a_searching_teacher_among_strangers_rolls_out_with_them_in_their_seats(
     assert next(recorded, None) is None  # every recorded decision was a teacher's
 
 
-def test_among_records_the_same_cards_and_only_the_teachers_share_of_them():
+def test_a_recording_among_styles_is_reproducible_and_not_the_recording_among_the_teacher():
+    """``among``: the seats beside the teacher play the styles named; the recording is still determined by its
+    seed, and it is not the one made with the teacher in every seat."""
     tables = resolve_tables([{"num_players": 4}], "tippen", None, {})
     plain = record_refresher("tippen", tables, "heuristic", 300, 1.0, 0.1, 5, False, ["play"])
     mixed = record_refresher("tippen", tables, "heuristic", 300, 1.0, 0.1, 5, False, ["play"],

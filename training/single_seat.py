@@ -30,6 +30,7 @@ import numpy as np
 
 import rams_env
 from agents.base import Agent
+from agents.table import chosen
 
 OpponentFactory = Callable[[np.random.Generator], list[Agent]]
 """Draws the agents for the other seats of one episode (one per seat, the learner's ignored); optionally with
@@ -186,10 +187,8 @@ class SingleSeatEnv(gym.Env):
         the learner is paid in, and replays recorded moves when a resumed run continues a deal."""
         aec, total = self.aec, 0.0
         while not aec.game_state.terminal and aec.agent_selection != self.learner:
-            name = aec.agent_selection
-            seat = aec.possible_agents.index(name)
-            obs = aec.observe(name)
-            action = self._table[seat].act(obs["observation"], obs["action_mask"], aec.view(name))
+            seat = aec.possible_agents.index(aec.agent_selection)
+            action = chosen(aec.game, aec.game_state, self._table[seat])  # what it reads, as every table builds it
             self._apply(self._script.popleft() if self._script else action)  # a replay's moves as recorded
             total += aec.rewards[self.learner]
         return total, aec.game_state.terminal

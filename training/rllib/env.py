@@ -29,6 +29,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import rams_env
 from agents.registry import agent_factories
+from agents.table import chosen
 from rams_env.core.general import GeneralSpace
 from training.batched.tables import TableSpec
 from training.rllib.seats import SeatDraw, agent_id, module_ids
@@ -120,13 +121,10 @@ class RamsMultiAgentEnv(MultiAgentEnv):
         return observations, rewards, terminated, {"__all__": False}, {}
 
     def _play_scripted(self) -> None:
-        """The scripted seats act (through the env, with their view) until a module's seat must act."""
+        """The scripted seats act (through the env, each given what it reads) until a module's seat must act."""
         env = self.env
         while not env.game_state.terminal and env.game_state.to_act in self.bots:
-            seat = env.game_state.to_act
-            name = env.possible_agents[seat]
-            obs = env.observe(name)
-            self._env_step(self.bots[seat].act(obs["observation"], obs["action_mask"], env.view(name)))
+            self._env_step(chosen(env.game, env.game_state, self.bots[env.game_state.to_act]))
 
     def _env_step(self, action: int) -> None:
         """One action in the AEC env; its rewards (each seat's score change) added to the modules' ``pending``."""
