@@ -198,7 +198,7 @@ def test_a_search_agent_sits_at_a_single_seat_training_table():
 def test_a_search_agent_beats_the_agent_it_improves_upon():
     """The point of the agent: on the same deals, ``search:heuristic`` in a seat (rotated deal by deal) among
     heuristics earns more than the heuristic in that seat. At Toepen's 4-player table the gain is large (docs/
-    results.md, "Search at play time": +0.38 lives a deal over 400 deals); over 200 fixed deals its 95% interval
+    results.md, "Search at play time": +0.38 lives a deal over 400 other deals); over 200 fixed deals its 95% interval
     must lie above zero."""
     game = rams_env.make_game("toepen", 4)
     search, heuristic = agent_factory("search:heuristic", game), agent_factory("heuristic", game)
