@@ -7,13 +7,14 @@ At every decision with a choice, it deals the hidden cards again ``worlds`` time
 same (``Game.shuffle_unseen``: hands, face-down discards and piles it cannot see, never where they actually lie),
 plays each legal action out to the deal's end in every world, with ``base`` in its own seat and the heuristic's
 ``model`` style in the others, and plays the action of the best mean payoff, but only where it beats the base's
-own choice clearly (a t-statistic above ``confidence`` over the worlds; evaluation/ceiling.py's
-:func:`~evaluation.ceiling.clearly_better`), so a few noisy worlds do not talk it out of a good move.
+own choice clearly (a t-statistic above ``confidence`` over the worlds; agents/rollout.py's
+:func:`~agents.rollout.clearly_better`), so a few noisy worlds do not talk it out of a good move.
 
 That is the rollout algorithm of Tesauro and Galperin (1996) on perfect-information Monte Carlo worlds (PIMC, as
 in Ginsberg's GIB for bridge): a policy improvement step over ``base``, as strong as the model of the other seats
-is right. It is the teacher of expert iteration (training/batched/imitation.py) played as an agent, one
-decision at a time: slower (milliseconds a decision, not microseconds) and stronger, for people who want a harder
+is right. It is the search of the teacher of expert iteration (training/batched/imitation.py, through
+evaluation/ceiling.py's ``Searcher``) played as an agent, one decision at a time: slower (milliseconds a decision,
+not microseconds) and stronger, for people who want a harder
 opponent. ``pretrained`` stays the agent the gate measures; docs/results.md measures this one beside it.
 
 Unlike every other agent it reads the game state, since its worlds are re-deals of it, so it is seated through
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from agents.registry import AgentFactory, AgentSpecError, agent_factory, heuristic_class, is_search_spec, parse_params
+from agents.rollout import RolloutSearch
 
 DEFAULT_WORLDS = 8
 DEFAULT_CONFIDENCE = 2.0
@@ -94,12 +96,10 @@ class SearchAgent:
 
     def __init__(self, game, spec: SearchSpec, name: str, own_factory: AgentFactory | None,
                  seed: int | None) -> None:
-        from evaluation.ceiling import Searcher  # the search itself; evaluation imports agents, not the reverse
-
         self.name, self.game = name, game
         self.own = own_factory(seed) if own_factory is not None else None
-        self.searcher = Searcher.teacher(game, spec.model_spec, spec.worlds, np.random.default_rng(seed),
-                                         spec.confidence, own=self.own)
+        self.searcher = RolloutSearch(game, agent_factory(spec.model_spec, game), self.own, spec.worlds,
+                                      spec.confidence, np.random.default_rng(seed))
         self.players: list = []
         self.reset(seed)
 

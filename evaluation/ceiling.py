@@ -47,7 +47,7 @@ from tqdm import tqdm
 
 import rams_env
 from agents.registry import agent_factory
-from agents.table import chosen
+from agents.rollout import TRIES_PER_WORLD, RolloutSearch
 from evaluation.carry import add_carry_option, starts_carried
 from evaluation.duplicate import MeanEstimate, estimate
 from evaluation.strength import HELD_OUT_SEED
@@ -58,8 +58,6 @@ from rams_env.core.actions import card_words, with_plays
 MODES = ("omniscient", "pimc", "rollout")
 MIN_WORLDS = 3
 """Fewer consistent worlds than this at a decision: the searcher also re-deals from the present position."""
-TRIES_PER_WORLD = 200
-"""Re-deals tried per world wanted, before falling back."""
 
 
 @dataclass(frozen=True)
@@ -95,52 +93,35 @@ class CeilingPlan:
                              "of its own to keep")
 
 
-class Searcher:
-    """The searching seat's choices at one table against one scripted style."""
+class Searcher(RolloutSearch):
+    """The searching seat's choices at one table against one scripted style: the rollouts of agents/rollout.py
+    (from the present position), and from the deal's start with inference, and the omniscient and PIMC modes."""
 
     def __init__(self, plan: CeilingPlan, rng: np.random.Generator, game=None, own=None) -> None:
-        self.plan, self.rng = plan, rng
-        self.game = game or rams_env.make_game(plan.game, plan.num_players, preset=plan.preset)
-        self.factory = agent_factory(plan.opponent, self.game)
+        game = game or rams_env.make_game(plan.game, plan.num_players, preset=plan.preset)
         # the policy improved upon in the searcher's own seat: one shared agent, never copied with a branch (``own``:
-        # an agent already built, shared by the search agents of every seat, agents/search.py)
+        # an agent already built, as the search agent's, agents/search.py)
         if own is None and plan.own_policy is not None:
-            own = agent_factory(plan.own_policy, self.game)(0)
-        self.own = own
+            own = agent_factory(plan.own_policy, game)(0)
+        super().__init__(game, agent_factory(plan.opponent, game), own, plan.worlds, plan.confidence, rng)
+        self.plan = plan
         self.searched = searched_actions(self.game, plan.search_actions)
         self.fallbacks = 0
-        self.decisions = 0
 
     @classmethod
     def teacher(cls, game, style: str, worlds: int, rng: np.random.Generator, confidence: float = 0.0,
                 own=None) -> Searcher:
         """A rollout searcher over ``style`` at ``game``'s table that re-deals from the present position only (no
         inference, the cheap searcher of docs/results.md): the teacher of expert iteration
-        (training/batched/imitation.py) and the search agent (agents/search.py), which ask it with
+        (training/batched/imitation.py), which asks it with
         :meth:`improved`; with ``confidence`` it keeps the choice of the policy improved upon unless another
-        action is clearly better (:func:`clearly_better`). That policy is ``style``'s, or the agent ``own``."""
+        action is clearly better (agents/rollout.py, ``clearly_better``). That policy is ``style``'s, or the agent
+        ``own``."""
         plan = CeilingPlan(game.name, None, game.num_players, style, deals=2, mode="rollout", worlds=worlds,
                            tries_per_world=0, confidence=confidence)
         return cls(plan, rng, game, own)
 
     # ---------------------------------------------------------------- playing
-    def scripted(self, seeds: list[int]) -> list:
-        """Fresh scripted agents for every seat, reset with the gate's seeds (the searcher's seat unused)."""
-        agents = [self.factory(seed) for seed in seeds]
-        for agent, seed in zip(agents, seeds, strict=True):
-            agent.reset(seed)
-        return agents
-
-    def scripted_action(self, state, agents: list) -> int:
-        return chosen(self.game, state, agents[state.to_act])
-
-    def base_action(self, state, me: int, agents: list) -> int:
-        """What the policy improved upon plays at ``state``: ``own_policy`` in the searcher's seat ``me``, the
-        scripted style elsewhere."""
-        if self.own is not None and state.to_act == me:
-            return chosen(self.game, state, self.own)
-        return self.scripted_action(state, agents)
-
     def play(self, env_seed: int, seeds: list[int], me: int, searching: bool = True) -> list[float]:
         """One deal, the searcher in seat ``me`` (-1: nobody, the all-scripted table; ``searching=False``: the
         policy it improves upon plays that seat, unsearched); every seat's payoff."""
@@ -167,31 +148,9 @@ class Searcher:
             return float(state.scores[me])
         return max(self.after(state, action, me, agents) for action in self.game.legal_actions(state))
 
-    def branched(self, state, action: int, agents: list) -> tuple[object, list]:
-        """Copies of ``state`` (``action`` applied) and of the scripted agents, to search on."""
-        branch, branch_agents = state.clone(), self.copied(agents)
-        self.game.apply(branch, action)
-        return branch, branch_agents
-
-    def copied(self, agents: list) -> list:
-        """Independent copies of the scripted agents (their generators too) that share the game and its rules:
-        those are the table's fixed definition, and copying them with every branch was three quarters of a
-        rollout's time."""
-        shared = {id(self.game): self.game, id(self.game.rules): self.game.rules}
-        return copy.deepcopy(agents, shared)
-
     def after(self, state, action: int, me: int, agents: list) -> float:
         branch, branch_agents = self.branched(state, action, agents)
         return self.value(branch, me, branch_agents)
-
-    def rolled_out(self, state, action: int, me: int, agents: list) -> float:
-        """The searcher's payoff after ``action`` when every seat, its own included, then plays the scripted
-        style (its own: ``own_policy`` if given): the rollout algorithm's value of the action (Bertsekas; Tesauro
-        and Galperin 1996)."""
-        branch, branch_agents = self.branched(state, action, agents)
-        while not branch.terminal:
-            self.game.apply(branch, self.base_action(branch, me, branch_agents))
-        return float(branch.scores[me])
 
     def choose(self, state, start, history: list[tuple[int, int]], agents: list, seeds: list[int]) -> int:
         legal, me = self.game.legal_actions(state), state.to_act
@@ -204,26 +163,14 @@ class Searcher:
             return legal[int(np.argmax([self.after(state, action, me, agents) for action in legal]))]
         return self.best(state, legal, self.worlds(state, start, history, agents, seeds), agents)
 
-    def improved(self, state, agents: list) -> int:
-        """The rollout choice at ``state`` (its seat to act; ``agents`` the scripted players of every seat) over
-        worlds re-dealt from the present position: what it saw up to here is not used to weigh them."""
-        legal = self.game.legal_actions(state)
-        if len(legal) == 1:
-            return legal[0]
-        self.decisions += 1
-        return self.best(state, legal, self.present_worlds(state, agents), agents)
-
     def best(self, state, legal: list[int], worlds: list[tuple[object, list]], agents: list) -> int:
-        """The legal action of the best mean value over ``worlds`` (rollouts keep the choice of the policy improved
-        upon on ties, and with ``confidence`` unless another action beats it clearly, world by world)."""
+        """The rollout choice (agents/rollout.py), or in the omniscient and PIMC modes the legal action of the best
+        summed expectimax value over ``worlds``."""
+        if self.plan.mode == "rollout":
+            return super().best(state, legal, worlds, agents)
         me = state.to_act
-        value_of = self.rolled_out if self.plan.mode == "rollout" else self.after
-        values = np.array([[value_of(world, action, me, world_agents) for action in legal]
-                           for world, world_agents in worlds])  # (worlds, actions)
-        if self.plan.mode != "rollout":
-            return legal[int(np.argmax(values.sum(0)))]
-        own = legal.index(self.base_action(state, me, agents))
-        return legal[clearly_better(values, own, self.plan.confidence)]
+        values = [[self.after(world, action, me, world_agents) for action in legal] for world, world_agents in worlds]
+        return legal[int(np.argmax(np.sum(values, axis=0)))]
 
     # ----------------------------------------------------------------- worlds
     def worlds(self, state, start, history, agents: list, seeds: list[int]) -> list[tuple[object, list]]:
@@ -242,29 +189,6 @@ class Searcher:
         self.fallbacks += 1
         return self.present_worlds(state, agents)
 
-    def present_worlds(self, state, agents: list) -> list[tuple[object, list]]:
-        """``plan.worlds`` re-deals of the hidden cards at the present position that look the same to the seat to
-        act, each with a copy of the scripted agents."""
-        me, mine = state.to_act, self.observe(state, state.to_act)
-        kept, tries = [], 0
-        while len(kept) < self.plan.worlds:
-            tries += 1
-            if tries > TRIES_PER_WORLD * self.plan.worlds:  # the observation shows cards the re-deal moves
-                raise RuntimeError(f"{self.game.name}: no re-deal of the hidden cards looks the same to seat {me}; "
-                                   "PIMC here needs a game whose piles are all hidden")
-            world = self.redealt(state, me)
-            if np.array_equal(self.observe(world, me), mine):
-                kept.append((world, self.copied(agents)))
-        return kept
-
-    def redealt(self, state, me: int):
-        """``state`` with every card seat ``me`` cannot see dealt again among the places that hold them, sizes
-        kept: the engine's own definition of what a seat cannot see (``Game.shuffle_unseen``: the other hands and
-        their face-down discards, the piles, a hand its owner has not looked at), whose draw depends only on which
-        cards are hidden, never on where they lie. (The searcher once re-dealt the hands and piles alone, so its
-        worlds knew which cards the others had discarded face down.)"""
-        return self.game.shuffle_unseen(state, me, self.rng)
-
     def replayed(self, world, history, me: int, seeds: list[int]):
         """``world`` (a re-dealt start) after ``history``, or None if a scripted seat would have chosen otherwise
         or the searcher's own action could not be taken there (a card it drew from a stock dealt otherwise)."""
@@ -276,32 +200,6 @@ class Searcher:
                 return None
             self.game.apply(world, action)
         return world, agents
-
-    def observe(self, state, seat: int) -> np.ndarray:
-        out = np.zeros(self.game.observation.size, np.float32)
-        self.game.encode(state, seat, out)
-        return out
-
-
-def clearly_better(values: np.ndarray, own: int, confidence: float) -> int:
-    """The column of ``values`` (worlds x actions) to play: the best mean, unless it is no better than column
-    ``own`` (kept on ties), or, with ``confidence`` above 0, unless its advantage over ``own`` world by world has a
-    t-statistic at most ``confidence`` (an advantage the same in every world counts as clear).
-
-    Why a test: a rollout over a few worlds values each action with noise, and the best of several noisy means
-    is biased upward, so the plain rule leaves a good choice for an action that only drew lucky worlds (the
-    winner's curse), the more so where one deal moves several chips (the pot games)."""
-    gain = (values - values[:, [own]]).mean(0)  # each action's advantage over own, on average over the worlds
-    best = int(np.argmax(gain))
-    if gain[best] <= 1e-9:
-        return own
-    if confidence <= 0:
-        return best
-    spread = (values - values[:, [own]]).std(0, ddof=1) / np.sqrt(len(values)) if len(values) > 1 \
-        else np.zeros(len(gain))
-    clear = (gain > 1e-9) & ((spread == 0) | (gain > confidence * spread))
-    return int(np.argmax(np.where(clear, gain, -np.inf))) if clear.any() else own
-
 
 def searched_actions(game, labels: tuple[str, ...]) -> frozenset[int] | None:
     """The action ids of ``labels`` (``play``: every card; a card segment's name such as ``discard``: each of its

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import rams_env
-from evaluation.ceiling import CeilingPlan, Searcher, clearly_better, main, run_ceiling
+from agents.rollout import clearly_better
+from evaluation.ceiling import CeilingPlan, Searcher, main, run_ceiling
 from evaluation.strength import seat_scores
 from evaluation.tournament import deal_seed, game_seeds
 

@@ -109,7 +109,7 @@ def test_a_search_agent_with_a_model_other_than_its_base_keeps_them_apart():
     factory = agent_factory("search,model=cautious:pretrained", game)
     first, second = factory(1), factory(2)
     assert first.own is second.own and first.own is not None
-    assert first.searcher.plan.opponent == "heuristic:cautious"
+    assert first.searcher.factory(0).name == "heuristic:cautious"
     plain = agent_factory("search:heuristic", game)(1)
     assert plain.own is None  # the base is the model: its own seat's model player
     styled = agent_factory("search:heuristic:bluffer", game)
