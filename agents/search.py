@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import AgentFactory, AgentSpecError, agent_factory, heuristic_class, is_search_spec, parse_params
+from agents.registry import AgentFactory, AgentSpecError, agent_factory, is_search_spec, parse_params
 from agents.rollout import RolloutSearch
 
 DEFAULT_WORLDS = 8
@@ -79,11 +79,11 @@ def search_factory(spec: str, game) -> AgentFactory:
     """Search agents of ``spec`` at a table of ``game``: the base agent's factory is built once (a checkpoint
     loaded once), each search agent gets its own base agent and its own model players."""
     parsed = parse_search_spec(spec)
-    heuristic_class(game.name).validate(parsed.model, {})
+    model_factory = agent_factory(parsed.model_spec, game)  # validates the style, as every heuristic spec
     base_factory = agent_factory(parsed.base, game)
     # the base in the searcher's own seat; None when it is the model itself (the model player of that seat)
     own_factory = None if parsed.base == parsed.model_spec else base_factory
-    return lambda seed: SearchAgent(game, parsed, spec, own_factory, seed)
+    return lambda seed: SearchAgent(game, parsed, spec, model_factory, own_factory, seed)
 
 
 class SearchAgent:
@@ -94,12 +94,13 @@ class SearchAgent:
     reads_observation = False
     reads_view = False
 
-    def __init__(self, game, spec: SearchSpec, name: str, own_factory: AgentFactory | None,
-                 seed: int | None) -> None:
+    def __init__(self, game, spec: SearchSpec, name: str, model_factory: AgentFactory,
+                 own_factory: AgentFactory | None, seed: int | None) -> None:
         self.name, self.game = name, game
         self.own = own_factory(seed) if own_factory is not None else None
-        self.searcher = RolloutSearch(game, agent_factory(spec.model_spec, game), self.own, spec.worlds,
-                                      spec.confidence, np.random.default_rng(seed))
+        # its generator is seeded by reset, below
+        self.searcher = RolloutSearch(game, model_factory, self.own, spec.worlds, spec.confidence,
+                                      np.random.default_rng())
         self.players: list = []
         self.reset(seed)
 
