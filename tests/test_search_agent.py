@@ -10,7 +10,7 @@ import pytest
 
 import rams_env
 from agents.lockstep import play_together
-from agents.registry import AgentSpecError, agent_factory, agent_file, pretrained_for
+from agents.registry import AgentSpecError, agent_factory, agent_file, heuristic_class, pretrained_for
 from agents.search import DEFAULT_CONFIDENCE, DEFAULT_WORLDS, parse_search_spec
 from agents.table import Turn, Watcher, chosen, play
 from tests.conformance import cases
@@ -157,6 +157,31 @@ def test_a_search_agents_choice_does_not_depend_on_the_cards_its_seat_cannot_see
                 compared += 1
             game.apply(state, chosen(game, state, heuristic[me]))
     assert compared >= 5
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_a_copied_heuristic_plays_on_as_the_original_would_and_draws_apart(game_name):
+    """The rollouts copy every seat's player with every branch (``HeuristicAgent.__deepcopy__``, the fast copy):
+    from a copy of a position halfway through a deal, the copied players choose what the originals choose, and a
+    draw from a copy's generator leaves the original's untouched."""
+    game = rams_env.make_game(game_name)
+    styles = list(heuristic_class(game_name).STYLES) * game.num_players  # every style seated, where there are enough
+    players = [agent_factory(f"heuristic:{styles[seat]}", game)(seat) for seat in range(game.num_players)]
+    state = game.new_state(np.random.default_rng(5), None)
+    for _ in range(4):
+        if not state.terminal:
+            game.apply(state, chosen(game, state, players[state.to_act]))
+    copies = copy.deepcopy(players)
+    assert all(c.params is p.params and c.rng is not p.rng for c, p in zip(copies, players, strict=True))
+    twin = state.clone()
+    while not state.terminal:
+        action = chosen(game, state, players[state.to_act])
+        assert chosen(game, twin, copies[twin.to_act]) == action
+        game.apply(state, action)
+        game.apply(twin, action)
+    before = players[0].rng.bit_generator.state
+    copies[0].rng.random(3)
+    assert players[0].rng.bit_generator.state == before
 
 
 # ------------------------------------------------------------------------------------------------- every loop
