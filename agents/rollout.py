@@ -15,6 +15,7 @@ import copy
 
 import numpy as np
 
+from agents.lockstep import play_together
 from agents.table import chosen
 
 TRIES_PER_WORLD = 200
@@ -65,13 +66,25 @@ class RolloutSearch:
         return branch, branch_agents
 
     # ----------------------------------------------------------------- search
-    def rolled_out(self, state, action: int, me: int, agents: list) -> float:
-        """The searcher's payoff after ``action`` when every seat, its own included, then plays the policy
-        improved upon: the rollout algorithm's value of the action."""
-        branch, branch_agents = self.branched(state, action, agents)
-        while not branch.terminal:
-            self.game.apply(branch, self.base_action(branch, me, branch_agents))
-        return float(branch.scores[me])
+    def rollout_values(self, legal: list[int], worlds: list[tuple[object, list]], me: int) -> np.ndarray:
+        """(worlds, actions) the searcher's payoff after each of ``legal`` in each world when every seat, its own
+        included, then plays the policy improved upon: the rollout algorithm's values.
+
+        The branches are played side by side (agents/lockstep.py), so wherever several of them wait for ``own``,
+        a greedy network, it decides them in one batched forward, which chooses what its batch-1 ``act`` would
+        (a near tie is decided again row by row); every scripted seat of a branch is its own copy, so the
+        interleaving changes nothing, and an ``own`` that keeps state is played branch by branch in this order."""
+        branches = [self.branched(world, action, world_agents) for world, world_agents in worlds for action in legal]
+        play_together(self.game, [branch for branch, _ in branches],
+                      [self.seating(branch_agents, me) for _, branch_agents in branches])
+        payoffs = [float(branch.scores[me]) for branch, _ in branches]
+        return np.array(payoffs).reshape(len(worlds), len(legal))
+
+    def seating(self, agents: list, me: int):
+        """A branch's players for :func:`play_together`: ``own`` in the searcher's seat ``me``, the scripted
+        copies elsewhere (and in ``me`` too when there is no ``own``)."""
+        seated = [self.own if self.own is not None and seat == me else agent for seat, agent in enumerate(agents)]
+        return lambda: seated
 
     def improved(self, state, agents: list) -> int:
         """The rollout choice at ``state`` (its seat to act; ``agents`` the scripted players of every seat) over
@@ -86,8 +99,7 @@ class RolloutSearch:
         """The legal action of the best mean rollout value over ``worlds``, the choice of the policy improved upon
         kept on ties and, with ``confidence``, unless another action beats it clearly, world by world."""
         me = state.to_act
-        values = np.array([[self.rolled_out(world, action, me, world_agents) for action in legal]
-                           for world, world_agents in worlds])  # (worlds, actions)
+        values = self.rollout_values(legal, worlds, me)
         own = legal.index(self.base_action(state, me, agents))
         return legal[clearly_better(values, own, self.confidence)]
 

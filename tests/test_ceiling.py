@@ -146,7 +146,7 @@ def test_the_rollout_searcher_over_an_agent_keeps_the_agents_choice_when_no_acti
     plan = CeilingPlan("tippen", "loup", 4, "heuristic", deals=2, mode="rollout", worlds=3, tries_per_world=0,
                        own_policy="pretrained")
     searcher = Searcher(plan, np.random.default_rng(6))
-    searcher.rolled_out = lambda world, action, me, agents: 0.0
+    searcher.rollout_values = lambda legal, worlds, me: np.zeros((len(worlds), len(legal)))
     differs = 0
     for d in range(4):
         env_seed, seeds = deal(plan, d)
@@ -166,7 +166,7 @@ def test_the_rollout_searcher_plays_the_scripted_choice_when_no_action_is_better
     first legal action."""
     plan = CeilingPlan("tippen", "loup", 4, "heuristic", deals=2, mode="rollout", worlds=3, tries_per_world=0)
     searcher = Searcher(plan, np.random.default_rng(6))
-    searcher.rolled_out = lambda world, action, me, agents: 0.0
+    searcher.rollout_values = lambda legal, worlds, me: np.zeros((len(worlds), len(legal)))
     env_seed, seeds = deal(plan, 1)
     state = searcher.game.new_state(np.random.default_rng(env_seed), None)
     agents = searcher.scripted(seeds)
