@@ -100,6 +100,38 @@ class State:
         """An independent copy (its generator too), for search and tests."""
         return copy.deepcopy(self)
 
+    def __deepcopy__(self, memo: dict) -> State:
+        """``copy.deepcopy``'s copy, field by field, with the generator copied by its state
+        (:func:`copied_generator`): the generic copy pickles it, half the time of a search's branch."""
+        return deep_copied(self, memo)
+
+
+def copied_generator(rng: np.random.Generator) -> np.random.Generator:
+    """A generator of ``rng``'s kind in ``rng``'s state: the same draws from here on, drawn independently (a third
+    of ``copy.deepcopy``'s time, which goes through pickle)."""
+    bit_generator = type(rng.bit_generator)(0)  # seeded only to exist: its state is overwritten
+    bit_generator.state = rng.bit_generator.state
+    return np.random.Generator(bit_generator)
+
+
+def deep_copied(obj: Any, memo: dict, shared: frozenset[str] = frozenset()) -> Any:
+    """What ``copy.deepcopy`` makes of an object whose attributes live in its ``__dict__``, for a
+    ``__deepcopy__``: each attribute deep-copied (``memo`` kept, so what is shared stays shared), a generator by
+    :func:`copied_generator`, the attributes named in ``shared`` (fixed for the object's life) not copied."""
+    clone = object.__new__(type(obj))
+    memo[id(obj)] = clone
+    for key, value in vars(obj).items():
+        if key in shared:
+            copied = value
+        elif isinstance(value, np.random.Generator):
+            if id(value) not in memo:
+                memo[id(value)] = copied_generator(value)
+            copied = memo[id(value)]
+        else:
+            copied = copy.deepcopy(value, memo)
+        setattr(clone, key, copied)
+    return clone
+
 
 @functools.cache
 def deal_start(state_type: type[State], redeal: bool) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
