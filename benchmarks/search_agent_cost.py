@@ -3,10 +3,11 @@
 For each game's default table, the same deals are played twice through the deal loop users run
 (agents/table.py): once with ``--agent`` (a ``search:`` spec) in seat 0 and the heuristic elsewhere, once with
 its base in seat 0. The process time of seat 0's choices, and of nothing else, is divided by their number;
-printed: both costs and their ratio, the price of a stronger opponent. Pin it to one core (README, "Speed"):
+printed: both costs and their ratio, the price of a stronger opponent. It pins itself to one core and one torch
+thread (README, "Speed"):
 
-    taskset -c 0 python benchmarks/search_agent_cost.py
-    taskset -c 0 python benchmarks/search_agent_cost.py --agent search,worlds=16:pretrained --deals 10
+    python benchmarks/search_agent_cost.py
+    python benchmarks/search_agent_cost.py --agent search,worlds=16:pretrained --deals 10
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import rams_env
 from agents.registry import agent_factory
 from agents.search import parse_search_spec
 from agents.table import play
-from evaluation.throughput import measured_code
+from evaluation.throughput import measured_code, pin_one_core
 
 
 class Timed:
@@ -67,6 +68,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", nargs="+", default=sorted(rams_env.GAMES))
     parser.add_argument("--deals", type=int, default=20)
     args = parser.parse_args(argv)
+    pin_one_core()
+    import torch
+
+    torch.set_num_threads(1)  # the rollouts batch the base network's decisions: one thread, as every worker runs
     print(measured_code())
     base = parse_search_spec(args.agent).base
     print(f"{'game':<10} {args.agent + ' ms':>24} {base + ' ms':>16} {'ratio':>8}")

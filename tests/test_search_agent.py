@@ -184,6 +184,28 @@ def test_a_copied_heuristic_plays_on_as_the_original_would_and_draws_apart(game_
     assert players[0].rng.bit_generator.state == before
 
 
+def test_the_rollouts_played_side_by_side_value_every_branch_as_one_played_alone():
+    """``RolloutSearch.rollout_values`` plays a decision's branches together so the base network batches its
+    forwards (agents/lockstep.py): every branch must end as the same branch played alone through agents/table.py,
+    at every decision with a choice of a Loup deal (six cards, the network in the searcher's seat)."""
+    game = rams_env.make_game("tippen", 4, preset="loup")
+    search, heuristic = agent_factory("search,worlds=3:pretrained", game)(2), agent_factory("heuristic", game)
+    searcher, state, compared = search.searcher, game.new_state(np.random.default_rng(4), None), 0
+    while not state.terminal:
+        legal, me = game.legal_actions(state), state.to_act
+        if len(legal) > 1:
+            worlds = searcher.present_worlds(state, search.players)
+            together = searcher.rollout_values(legal, worlds, me)
+            for w, (world, world_agents) in enumerate(worlds):
+                for a, action in enumerate(legal):
+                    branch, branch_agents = searcher.branched(world, action, world_agents)
+                    play(game, branch, searcher.seating(branch_agents, me)())
+                    assert together[w, a] == branch.scores[me]
+                    compared += 1
+        game.apply(state, chosen(game, state, heuristic(me)))
+    assert compared > 20
+
+
 # ------------------------------------------------------------------------------------------------- every loop
 def test_a_search_agent_plays_the_same_in_lockstep_as_at_one_table():
     """agents/lockstep.py steps unbatched agents through the same ``chosen``: the same deals, move for move."""
