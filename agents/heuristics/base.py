@@ -82,4 +82,3 @@ class HeuristicAgent:
     def choose(self, view: dict[str, Any], legal: list[str]) -> str:
         """The label of the action to take; ``legal`` is never empty."""
         raise NotImplementedError
-

@@ -102,7 +102,7 @@ class State:
 
     def __deepcopy__(self, memo: dict) -> State:
         """``copy.deepcopy``'s copy, field by field, with the generator copied by its state
-        (:func:`copied_generator`): the generic copy pickles it, half the time of a search's branch."""
+        (:func:`copied_generator`) where the generic copy pickles it: a search clones a state for every branch."""
         return deep_copied(self, memo)
 
 
