@@ -13,9 +13,9 @@ own choice clearly (a t-statistic above ``confidence`` over the worlds; agents/r
 That is the rollout algorithm of Tesauro and Galperin (1996) on perfect-information Monte Carlo worlds (PIMC, as
 in Ginsberg's GIB for bridge): a policy improvement step over ``base``, as strong as the model of the other seats
 is right. It is the search of the teacher of expert iteration (training/batched/imitation.py, through
-evaluation/ceiling.py's ``Searcher``) played as an agent, one decision at a time: slower (milliseconds a decision,
-not microseconds) and stronger, for people who want a harder
-opponent. ``pretrained`` stays the agent the gate measures; docs/results.md measures this one beside it.
+evaluation/ceiling.py's ``Searcher``) played as an agent, one decision at a time (the rollouts of a decision side
+by side, the base network batched across them): slower (milliseconds a decision, not microseconds) and stronger,
+for people who want a harder opponent. ``pretrained`` stays the agent the gate measures; docs/results.md measures this one beside it.
 
 Unlike every other agent it reads the game state, since its worlds are re-deals of it, so it is seated through
 the deal loop of agents/table.py (every ``rams`` command, :func:`agents.table.chosen`), which asks
