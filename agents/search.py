@@ -15,7 +15,8 @@ in Ginsberg's GIB for bridge): a policy improvement step over ``base``, as stron
 is right. It is the search of the teacher of expert iteration (training/batched/imitation.py, through
 evaluation/ceiling.py's ``Searcher``) played as an agent, one decision at a time (the rollouts of a decision side
 by side, the base network batched across them): slower (milliseconds a decision, not microseconds) and stronger,
-for people who want a harder opponent. ``pretrained`` stays the agent the gate measures; docs/results.md measures this one beside it.
+for people who want a harder opponent. ``pretrained`` stays the agent the gate measures; docs/results.md measures
+this one beside it.
 
 Unlike every other agent it reads the game state, since its worlds are re-deals of it, so it is seated through
 the deal loop of agents/table.py (every ``rams`` command, :func:`agents.table.chosen`), which asks
